@@ -1,0 +1,1 @@
+"""The referee service: ties the engine, vision and the LED bridge together."""

@@ -1,0 +1,51 @@
+"""The `bgref` command line.
+
+Each package that offers subcommands has a ``cli`` module with a
+``register(subparsers)`` function; it is imported only when its command runs so
+that `bgref plays` does not pay for OpenCV.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# subcommand -> module that registers it
+_COMMANDS: dict[str, str] = {
+    "plays": "engine.cli",
+    "judge": "engine.cli",
+    "calibrate": "vision.cli",
+    "read": "vision.cli",
+    "dice": "vision.cli",
+}
+
+
+def _parser(only: str | None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bgref", description="Electronic referee for a real backgammon board.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules = sorted(set(_COMMANDS.values())) if only is None else [_COMMANDS[only]]
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+        except ImportError as exc:  # a package not built yet or a missing optional dependency
+            if only is not None:
+                raise SystemExit(f"bgref {only}: cannot load {name}: {exc}") from None
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = _parser(command if command in _COMMANDS else None)
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
