@@ -1,0 +1,114 @@
+"""Per-die value accuracy of ``vision.dice.read_dice`` on the real labelled photos.
+
+    .venv/bin/python benchmarks/bench_dice_photos.py [DATASET_DIR] [--csv OUT.csv]
+
+The photos (``shared/data/dice-photos-top-down``) are a held-out test set: nothing in
+``vision`` was fitted on them. A labelled die counts as right when a detection's centre
+lies within half the labelled box's size of the labelled centre (greedy, nearest first)
+and its value equals the label. White dice with dark pips are told apart automatically:
+the labelled box's face is light (Lab L above a threshold) and nearly grey (low chroma).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from vision.dice import DiceConfig, Die, read_dice  # noqa: E402
+
+DEFAULT = Path("/work/shared/data/dice-photos-top-down")
+WHITE_L = 185.0  # L (0..255) of a white face
+WHITE_CHROMA = 18.0  # max distance of a,b from neutral (128)
+
+
+def label_boxes(entry: dict, w: int, h: int) -> list[tuple[int, tuple[float, float, float, float]]]:
+    out = []
+    for d in entry["dice"]:
+        cx, cy, bw, bh = d["bbox_yolo_cxcywh_norm"]
+        out.append((int(d["value"]), (cx * w, cy * h, bw * w, bh * h)))
+    return out
+
+
+def is_white_die(image: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+    cx, cy, bw, bh = box
+    x0, x1 = int(cx - bw * 0.3), int(cx + bw * 0.3)
+    y0, y1 = int(cy - bh * 0.3), int(cy + bh * 0.3)
+    patch = cv2.cvtColor(image[max(0, y0):y1, max(0, x0):x1], cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(float)
+    med = np.median(patch, axis=0)
+    chroma = float(np.hypot(med[1] - 128, med[2] - 128))
+    return bool(med[0] >= WHITE_L and chroma <= WHITE_CHROMA)
+
+
+def match(labels, dice: list[Die]):
+    """Greedy nearest-centre matching; returns per label the matched Die or None."""
+    pairs = []
+    for li, (_, (cx, cy, bw, bh)) in enumerate(labels):
+        for di, d in enumerate(dice):
+            dx, dy = d.centre
+            dist = float(np.hypot(dx - cx, dy - cy))
+            if dist <= 0.5 * max(bw, bh):
+                pairs.append((dist, li, di))
+    pairs.sort()
+    used_l, used_d, out = set(), set(), [None] * len(labels)
+    for _, li, di in pairs:
+        if li in used_l or di in used_d:
+            continue
+        used_l.add(li), used_d.add(di)
+        out[li] = dice[di]
+    return out, len(dice) - len(used_d)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dataset", nargs="?", type=Path, default=DEFAULT)
+    ap.add_argument("--csv", type=Path, help="write one row per labelled die")
+    args = ap.parse_args()
+    entries = json.loads((args.dataset / "labels.json").read_text())
+    cfg = DiceConfig()
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # right, found, total
+    extra = 0
+    rows = []
+    times = []
+    for e in entries:
+        image = cv2.imread(str(args.dataset / e["file"]))
+        h, w = image.shape[:2]
+        t0 = time.perf_counter()
+        dice = read_dice(cfg, image)
+        times.append(time.perf_counter() - t0)
+        labels = label_boxes(e, w, h)
+        matched, fp = match(labels, dice)
+        extra += fp
+        for (value, box), det in zip(labels, matched):
+            white = is_white_die(image, box)
+            ok = det is not None and det.value == value
+            for key in ("all", f"split={e['split_in_source']}", "white-dark-pips" if white else "coloured"):
+                t = tally[key]
+                t[0] += ok
+                t[1] += det is not None
+                t[2] += 1
+            rows.append([e["file"], e["split_in_source"], value, None if det is None else det.value, int(white)])
+    print(f"dice photos: {len(entries)} images, {tally['all'][2]} labelled dice")
+    for key in ("all", "split=train", "split=test", "white-dark-pips", "coloured"):
+        r, f, t = tally[key]
+        if t:
+            print(f"  {key:16s} value accuracy {100 * r / t:6.2f}%  ({r}/{t});  found {100 * f / t:6.2f}%;"
+                  f"  value right when found {100 * r / max(f, 1):6.2f}%")
+    print(f"  unmatched detections (false positives): {extra}")
+    print(f"  median time per 640x640 photo: {1000 * float(np.median(times)):.1f} ms")
+    if args.csv:
+        with args.csv.open("w", newline="") as fh:
+            csv.writer(fh).writerows([["file", "split", "label", "read", "white"], *rows])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

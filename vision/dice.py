@@ -1,0 +1,233 @@
+"""Read dice in a photo without a board: find die faces, count pips.
+
+Classical computer vision only (OpenCV + NumPy): a die is a compact blob that stands
+out from the local background (by colour or by its outline); its pips are small round
+blobs whose colour is far from the face colour. Nothing is downloaded or learned.
+
+Stages are pure functions ``(cfg, image) -> result``; thresholds live in
+:class:`DiceConfig`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[np.uint8]
+
+
+@dataclass(frozen=True, slots=True)
+class DiceConfig:
+    """Thresholds of the free-standing dice reader (sizes are fractions of the die side)."""
+
+    background_scale: int = 160  # side of the downscaled image used to estimate the background
+    background_blur: int = 31  # median kernel on that downscaled image
+    colour_diff: float = 22.0  # Lab distance from background that marks a die pixel
+    canny_low: int = 30
+    canny_high: int = 80
+    min_die_frac: float = 0.025  # smallest die side, as a fraction of the image's short side
+    max_die_frac: float = 0.25
+    max_aspect: float = 1.9  # of the fitted rectangle
+    min_fill: float = 0.55  # blob area / rectangle area
+    split_ratio: float = 1.6  # a blob this many times the typical die area is split
+    split_depth: float = 0.33  # die cores: distance to the blob edge >= this x die side
+    face_inset: float = 0.10  # fraction of the side trimmed off the face before counting
+    pip_margin: float = 0.06  # fraction of the crop side where no pip centre may lie
+    pip_sigma: float = 0.05  # smoothing of the colour distance, fraction of the side
+    pip_spacing: float = 0.2  # two pips are at least this far apart (fraction of the side)
+    pip_min_contrast: float = 14.0  # smoothed Lab distance of a pip from the face
+    pip_rel_height: float = 0.45  # a pip peak is at least this fraction of the strongest
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One die found in an image: its value (None if unreadable) and top-face box."""
+
+    value: int | None
+    box: tuple[int, int, int, int]  # x, y, w, h in image pixels
+    confidence: float
+    face_lightness: float  # 0..255, L of the face colour (white dice are high)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x, y, w, h = self.box
+        return (x + w / 2.0, y + h / 2.0)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "value": self.value,
+            "box": list(self.box),
+            "confidence": round(self.confidence, 3),
+            "face_lightness": round(self.face_lightness, 1),
+        }
+
+
+def _odd(n: int) -> int:
+    return n if n % 2 else n + 1
+
+
+def background_distance(cfg: DiceConfig, image: Image) -> NDArray[np.float32]:
+    """Per-pixel Lab distance from a smooth estimate of the background."""
+    h, w = image.shape[:2]
+    scale = cfg.background_scale / max(h, w)
+    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    bg = cv2.resize(cv2.medianBlur(small, _odd(cfg.background_blur)), (w, h), interpolation=cv2.INTER_LINEAR)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    bgl = cv2.cvtColor(bg, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return np.sqrt(((lab - bgl) ** 2).sum(axis=2))
+
+
+def _filled_outlines(cfg: DiceConfig, image: Image, max_area: float) -> Image:
+    """Closed outlines (edges in any Lab channel) filled in, up to ``max_area`` pixels."""
+    blur = cv2.GaussianBlur(image, (3, 3), 0)
+    edges = np.zeros(image.shape[:2], np.uint8)
+    for channel in cv2.split(cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)):
+        edges |= cv2.Canny(channel, cfg.canny_low, cfg.canny_high)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(edges)
+    small = [c for c in contours if cv2.contourArea(c) <= max_area]
+    cv2.drawContours(filled, small, -1, 255, -1)
+    return filled
+
+
+def die_mask(cfg: DiceConfig, image: Image) -> Image:
+    """Binary mask of pixels that probably belong to dice."""
+    short = min(image.shape[:2])
+    max_area = (cfg.max_die_frac * short) ** 2 * 2.5
+    mask = (background_distance(cfg, image) > cfg.colour_diff).astype(np.uint8) * 255
+    mask |= _filled_outlines(cfg, image, max_area)
+    k = max(3, _odd(round(cfg.min_die_frac * short * 0.35)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+    return cv2.morphologyEx(fill_holes(mask, max_area), cv2.MORPH_OPEN, kernel)
+
+
+def fill_holes(mask: Image, max_area: float) -> Image:
+    """Fill the holes of a binary mask that are smaller than ``max_area`` pixels."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out = mask.copy()
+    if hierarchy is None:
+        return out
+    holes = [c for c, h in zip(contours, hierarchy[0]) if h[3] >= 0 and cv2.contourArea(c) <= max_area]
+    cv2.drawContours(out, holes, -1, 255, -1)
+    return out
+
+
+def outer_contours(mask: Image) -> list[NDArray[np.int32]]:
+    """Outer boundary of every connected component, including those inside holes."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    return [c for c, h in zip(contours, hierarchy[0]) if h[3] < 0]
+
+
+def _split_blob(blob: Image, side: float, split_depth: float) -> list[Image]:
+    """Split a blob of several touching dice by the peaks of its distance transform."""
+    dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+    peaks = (dist >= split_depth * side).astype(np.uint8)
+    n, labels = cv2.connectedComponents(peaks)
+    if n <= 2:
+        return [blob]
+    markers = labels.astype(np.int32) + 1
+    markers[(blob > 0) & (peaks == 0)] = 0
+    colour = cv2.cvtColor(blob, cv2.COLOR_GRAY2BGR)
+    cv2.watershed(colour, markers)
+    return [((markers == i + 1) & (blob > 0)).astype(np.uint8) * 255 for i in range(1, n)]
+
+
+def _typical_side(areas: list[float], cfg: DiceConfig, short: int) -> float:
+    lo, hi = (cfg.min_die_frac * short) ** 2, (cfg.max_die_frac * short) ** 2
+    ok = [a for a in areas if lo <= a <= hi]
+    return float(np.sqrt(np.median(ok))) if ok else cfg.min_die_frac * short * 2
+
+
+def die_regions(cfg: DiceConfig, image: Image) -> list[NDArray[np.int32]]:
+    """Contours of single-die regions (touching dice split apart)."""
+    mask = die_mask(cfg, image)
+    short = min(image.shape[:2])
+    contours = outer_contours(mask)
+    side = _typical_side([cv2.contourArea(c) for c in contours], cfg, short)
+    out: list[NDArray[np.int32]] = []
+    for c in contours:
+        if cv2.contourArea(c) > cfg.split_ratio * side * side:
+            x, y, w, h = cv2.boundingRect(c)
+            blob = np.zeros((h + 2, w + 2), np.uint8)
+            cv2.drawContours(blob, [c], -1, 255, -1, offset=(1 - x, 1 - y))
+            for part in _split_blob(blob, side, cfg.split_depth):
+                sub = outer_contours(part)
+                out.extend(s + np.array([x - 1, y - 1], np.int32) for s in sub)
+        else:
+            out.append(c)
+    return [c for c in out if _plausible_die(cfg, c, short)]
+
+
+def _plausible_die(cfg: DiceConfig, contour: NDArray[np.int32], short: int) -> bool:
+    (_, _), (w, h), _ = cv2.minAreaRect(contour)
+    if min(w, h) < cfg.min_die_frac * short or max(w, h) > cfg.max_die_frac * short:
+        return False
+    if max(w, h) > cfg.max_aspect * max(min(w, h), 1.0):
+        return False
+    return cv2.contourArea(contour) >= cfg.min_fill * w * h
+
+
+def _face_crop(image: Image, contour: NDArray[np.int32], inset: float) -> tuple[Image, float]:
+    """The die face warped to an upright square, and its side in pixels."""
+    (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+    side = float(np.sqrt(max(w * h, 1.0)))
+    out = 48
+    keep = side * (1.0 - 2 * inset)
+    rot = cv2.getRotationMatrix2D((cx, cy), angle, out / keep)
+    rot[0, 2] += out / 2 - cx
+    rot[1, 2] += out / 2 - cy
+    crop = cv2.warpAffine(image, rot, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return crop, side
+
+
+def count_pips(cfg: DiceConfig, face: Image) -> tuple[int | None, float, float]:
+    """Count the pips on an upright square crop of a die's top face.
+
+    Pips are the peaks of the smoothed colour distance from the face colour, inside
+    the face. Returns (value or None, confidence 0..1, face lightness 0..255).
+    """
+    side = face.shape[0]
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
+    m = max(1, round(side * cfg.pip_margin))
+    inner = lab[m:side - m, m:side - m].reshape(-1, 3)
+    face_colour = np.median(inner, axis=0)
+    dist = np.sqrt(((lab - face_colour) ** 2).sum(axis=2))
+    sigma = side * cfg.pip_sigma
+    smooth = cv2.GaussianBlur(dist, (0, 0), sigma)
+    k = _odd(max(3, round(side * cfg.pip_spacing)))
+    peaks = (smooth >= cv2.dilate(smooth, np.ones((k, k), np.uint8))) & (smooth > cfg.pip_min_contrast)
+    peaks[:m, :] = False
+    peaks[side - m:, :] = False
+    peaks[:, :m] = False
+    peaks[:, side - m:] = False
+    ys, xs = np.nonzero(peaks)
+    light = float(face_colour[0])
+    if len(xs) == 0:
+        return None, 0.0, light
+    heights = smooth[ys, xs]
+    strong = heights >= cfg.pip_rel_height * float(heights.max())
+    count = int(strong.sum())
+    if not 1 <= count <= 6:
+        return None, 0.0, light
+    weak = heights[~strong]
+    gap = float(heights[strong].min()) - (float(weak.max()) if weak.size else 0.0)
+    confidence = float(np.clip(gap / max(float(heights.max()), 1.0), 0.0, 1.0))
+    return count, confidence, light
+
+
+def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
+    """Find every die in a photo and read its value. Pure: no I/O."""
+    dice: list[Die] = []
+    for contour in die_regions(cfg, image):
+        face, side = _face_crop(image, contour, cfg.face_inset)
+        value, confidence, light = count_pips(cfg, face)
+        x, y, w, h = cv2.boundingRect(contour)
+        dice.append(Die(value, (int(x), int(y), int(w), int(h)), confidence, light))
+    return dice
