@@ -67,7 +67,7 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
 
     An empty list means the roll cannot be played at all.
     """
-    d1, d2 = _check_dice(dice)
+    d1, d2 = check_dice(dice)
     me = [0, *position.on_roll]
     me[0] = 15 - sum(position.on_roll)
     opp = [15 - sum(position.opponent), *position.opponent]
@@ -80,10 +80,20 @@ def legal_results(position: Position, dice: Sequence[int]) -> dict[Position, tup
     return {play.after: play.hops for play in legal_plays(position, dice)}
 
 
-def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
+def check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    """The dice as (higher, lower); raises PlayError unless two numbers 1-6."""
     if len(dice) != 2 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
         raise PlayError(f"dice {tuple(dice)!r} must be two numbers from 1 to 6")
     return max(dice), min(dice)
+
+
+def single_die_results(position: Position, die: int) -> list[Position]:
+    """Positions after moving one checker by one die (bar first), mover's view."""
+    me = [15 - sum(position.on_roll), *position.on_roll]
+    opp = [15 - sum(position.opponent), *position.opponent]
+    search = _Search(me, opp)
+    search.step([die], 0, _key_of(me, opp), 25, False)
+    return [_position_from_key(k) for k in search.best] if search.most else []
 
 
 def _key_of(me: Sequence[int], opp: Sequence[int]) -> int:
@@ -204,47 +214,42 @@ def _point_name(n: int) -> str:
 
 
 def format_hops(hops: Sequence[Hop]) -> str:
-    """GNU Backgammon's notation: chains of one checker merged, hits starred,
-    repeated moves counted, highest starting point first."""
-    chains = _chains(hops)
-    texts: list[str] = []
-    for chain in chains:
-        parts = [_point_name(chain[0].src)]
-        for j, hop in enumerate(chain):
-            last = j == len(chain) - 1
-            if hop.hit or last:
-                parts.append(_point_name(hop.dst) + ("*" if hop.hit else ""))
-        texts.append("/".join(parts))
-    return _count_repeats(texts)
+    """GNU Backgammon's notation for a play.
 
-
-def _chains(hops: Sequence[Hop]) -> list[list[Hop]]:
-    """Group hops into the path of each checker: a hop continues a chain that
-    ended on its start point (and did not end by bearing off)."""
-    chains: list[list[Hop]] = []
-    for hop in hops:
-        for chain in chains:
-            if chain[-1].dst == hop.src and hop.src not in (OFF,):
-                chain.append(hop)
+    As gnubg writes it: hops in decreasing order of start (then end) point; a
+    hop that starts where an earlier one ended continues that checker's path,
+    which keeps the intermediate point only where it hit; identical paths are
+    counted, ``13/11(2)``; each hit point is starred once.
+    """
+    hit_points = {h.dst for h in hops if h.hit}
+    paths: list[list[int]] = []
+    for hop in sorted(hops, key=lambda h: (h.src, h.dst), reverse=True):
+        for path in paths:
+            if path[-1] == hop.src:
+                if path[-1] not in hit_points:
+                    path.pop()
+                path.append(hop.dst)
                 break
         else:
-            chains.append([hop])
-    # Highest start first, then highest end first, as gnubg sorts.
-    chains.sort(key=lambda c: (c[0].src, c[-1].dst), reverse=True)
-    return chains
-
-
-def _count_repeats(texts: list[str]) -> str:
-    out: list[str] = []
-    i = 0
-    while i < len(texts):
-        j = i
-        while j < len(texts) and texts[j] == texts[i]:
-            j += 1
-        n = j - i
-        out.append(texts[i] if n == 1 else f"{texts[i]}({n})")
-        i = j
-    return " ".join(out)
+            paths.append([hop.src, hop.dst])
+    counted: list[tuple[list[int], int]] = []
+    for path in paths:
+        for k, (seen, n) in enumerate(counted):
+            if seen == path:
+                counted[k] = (seen, n + 1)
+                break
+        else:
+            counted.append((path, 1))
+    starred: set[int] = set()
+    texts = []
+    for path, n in counted:
+        names = [_point_name(path[0])]
+        for point in path[1:]:
+            star = point in hit_points and (point != path[-1] or point not in starred)
+            starred.add(point) if star else None
+            names.append(_point_name(point) + ("*" if star else ""))
+        texts.append("/".join(names) + (f"({n})" if n > 1 else ""))
+    return " ".join(texts)
 
 
 def play_for(position: Position, dice: Sequence[int], after: Position) -> Play | None:

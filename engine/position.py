@@ -203,6 +203,16 @@ def _encode_id(first: Sequence[int], second: Sequence[int]) -> str:
 
 
 def _decode_id(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    first, second = decode_id_sides(position_id)
+    found = _problems(second, first)
+    if found:
+        raise PositionError(f"Position ID {position_id!r} is impossible: " + "; ".join(describe_problems(found)))
+    return first, second
+
+
+def decode_id_sides(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The two sides of a Position ID, (not on roll, on roll), without checking
+    that they make a possible position (a camera may see an impossible one)."""
     text = position_id.strip()
     if len(text) != 14:
         raise PositionError(f"Position ID {position_id!r} must be 14 characters, not {len(text)}")
@@ -225,11 +235,7 @@ def _decode_id(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
             side += 1
     if side != 2 or key >> bit:
         raise PositionError(f"Position ID {position_id!r} does not hold two sides of 25 slots")
-    first, second = tuple(sides[0]), tuple(sides[1])
-    found = _problems(second, first)
-    if found:
-        raise PositionError(f"Position ID {position_id!r} is impossible: " + "; ".join(describe_problems(found)))
-    return first, second
+    return tuple(sides[0]), tuple(sides[1])
 
 
 # --- text board -----------------------------------------------------------
