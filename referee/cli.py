@@ -13,8 +13,8 @@ import sys
 
 # subcommand -> module that registers it
 _COMMANDS: dict[str, str] = {
-    "plays": "engine.cli",
-    "judge": "engine.cli",
+    "plays": "referee.cli_engine",
+    "judge": "referee.cli_engine",
     "calibrate": "vision.cli",
     "read": "vision.cli",
     "dice": "vision.cli",

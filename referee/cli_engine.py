@@ -7,9 +7,9 @@ import json
 import sys
 from typing import Any, Callable, TextIO
 
-from .judge import Verdict, judge
-from .plays import Play, PlayError, legal_plays
-from .position import Position, PositionError, decode_id_sides
+from engine.judge import Verdict, judge
+from engine.plays import Play, PlayError, legal_plays
+from engine.position import Position, PositionError, decode_id_sides
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
