@@ -1,0 +1,79 @@
+"""Names of the LEDs on the board and where each one sits on the WS2812 strip.
+
+Points are dark's numbering 1..24 (see ``/work/shared/board-spec.md``); the bar has one
+LED per colour, ``"bar-dark"`` and ``"bar-light"``.  The strip runs once round the frame
+(``hardware/README.md``, "LED index map"): along dark's edge from dark's left, up the
+right-hand rail (dark's turn light, cube ladder), and back along light's edge.  Which
+points lie under which LEDs depends on the side the players chose for the home boards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .errors import InvalidSignalError, InvalidSpotError
+
+Side = Literal["dark", "light"]
+HomeSide = Literal["right", "left"]
+Spot = int | str  # a point 1..24 or "bar-dark" / "bar-light"
+
+SIDES: tuple[Side, ...] = ("dark", "light")
+CUBE_VALUES: tuple[int, ...] = (2, 4, 8, 16, 32, 64)
+BARS: tuple[str, ...] = ("bar-dark", "bar-light")
+POINT_LEDS: tuple[str, ...] = tuple(str(n) for n in range(1, 25))
+LED_NAMES: tuple[str, ...] = (
+    POINT_LEDS
+    + BARS
+    + ("turn-dark", "turn-light")
+    + tuple("cube-%d" % v for v in CUBE_VALUES)
+    + ("cube-owner-dark", "cube-owner-light")
+)
+LED_COUNT = len(LED_NAMES)
+
+
+def spot_led(spot: Spot) -> str:
+    """LED name of a point (1..24, also as text) or a bar name; InvalidSpotError otherwise."""
+    text = str(spot).strip().lower()
+    if text in BARS or text in POINT_LEDS:
+        return text
+    raise InvalidSpotError(
+        "%r is not a point: use 1..24 (dark's numbering) or 'bar-dark' / 'bar-light'" % (spot,)
+    )
+
+
+def parse_spots(text: str) -> tuple[str, ...]:
+    """LED names from a comma-separated list such as ``"13,7,bar-dark"``."""
+    return tuple(spot_led(part) for part in text.split(",") if part.strip())
+
+
+def check_side(side: str) -> Side:
+    """``side`` if it is "dark" or "light"; InvalidSpotError otherwise."""
+    if side == "dark" or side == "light":
+        return side
+    raise InvalidSignalError("%r is not a side: use 'dark' or 'light'" % (side,))
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Strip order for one choice of home-board side (seen from dark's seat)."""
+
+    home: HomeSide = "right"
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """LED names in strip order: index i of the tuple is pixel i of the strip."""
+        dark_row = _row(range(12, 0, -1) if self.home == "right" else range(1, 13), "bar-dark")
+        light_row = _row(range(24, 12, -1) if self.home == "right" else range(13, 25), "bar-light")
+        rail = ("turn-dark", "cube-owner-dark") + tuple("cube-%d" % v for v in CUBE_VALUES)
+        rail += ("cube-owner-light", "turn-light")
+        return dark_row + rail + light_row
+
+    def index(self, name: str) -> int:
+        """Strip index of an LED name."""
+        return self.order.index(name)
+
+
+def _row(points: range, bar: str) -> tuple[str, ...]:
+    names = [str(n) for n in points]
+    return tuple(names[:6]) + (bar,) + tuple(names[6:])
