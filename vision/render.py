@@ -1,0 +1,620 @@
+"""A seeded, reproducible renderer of the set, for tests and benchmarks.
+
+Everything random comes from one ``numpy.random.Generator``: the same seed gives the
+same image, byte for byte on one platform. The scene is painted on the canonical
+top-down plane (``vision.geometry``) with procedural textures (wood grain from
+stretched multi-octave noise, grained leather, copper with radial shading and a
+specular highlight, soft drop shadows), then seen through a pinhole camera up to 15°
+off vertical with any rotation about the vertical, a lamp (warm, cool or dim, with a
+falloff and vignetting), barrel distortion, sensor noise and JPEG compression.
+
+Each render returns its true reading in the board-spec JSON contract.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.geometry import (
+    START_POINTS,
+    BoardGeometry,
+    Layout,
+    bar_centre,
+    checker_centre,
+    half_of,
+    side_of,
+)
+
+Image = NDArray[np.uint8]
+FloatImage = NDArray[np.float32]
+
+# Nominal colours of the set (BGR, 0..1); each render jitters them.
+WALNUT = (0.13, 0.22, 0.33)
+WALNUT_FIELD = (0.17, 0.28, 0.40)
+OLIVE = (0.20, 0.38, 0.36)
+ORANGE = (0.13, 0.33, 0.70)
+COPPER = (0.33, 0.52, 0.80)
+DIE_WHITE = (0.93, 0.94, 0.95)
+PIP = (0.12, 0.10, 0.10)
+CUBE_IVORY = (0.82, 0.90, 0.95)
+SKIN = (0.55, 0.66, 0.85)
+
+PIP_LAYOUT: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
+CUBE_FACES = (2, 4, 8, 16, 32, 64)
+
+
+@dataclass(frozen=True, slots=True)
+class DieSpec:
+    value: int
+    xy: tuple[float, float]  # canonical mm
+    angle: float  # degrees
+    flat: bool = True
+    tilt_dir: float = 0.0  # degrees, direction the cocked die leans
+
+
+@dataclass(frozen=True, slots=True)
+class CubeSpec:
+    value: int  # 1, 2, ..., 64 as read (1 = the 64 face in the centre)
+    position: str  # centre | dark | light
+    xy: tuple[float, float]
+    angle: float
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    points: tuple[int, ...]
+    bar: tuple[int, int]  # dark, light
+    layout: Layout = Layout()
+    dice: tuple[DieSpec, ...] = ()
+    cube: CubeSpec | None = None
+    arm: tuple[tuple[float, float], tuple[float, float], float] | None = None  # (start, end, width) mm
+
+    def reading(self) -> dict[str, object]:
+        geo = BoardGeometry()
+        on_dark = sum(p for p in self.points if p > 0) + self.bar[0]
+        on_light = sum(-p for p in self.points if p < 0) + self.bar[1]
+        return {
+            "points": list(self.points),
+            "bar": {"dark": self.bar[0], "light": self.bar[1]},
+            "off": {"dark": 15 - on_dark, "light": 15 - on_light},
+            "dice": [{"value": d.value, "flat": d.flat, "half": half_of(geo, self.layout, d.xy)} for d in self.dice],
+            "cube": None if self.cube is None else {"value": self.cube.value, "position": self.cube.position},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Camera:
+    size: tuple[int, int] = (1280, 720)
+    tilt_deg: float = 0.0
+    tilt_azimuth_deg: float = 0.0
+    yaw_deg: float = 0.0  # rotation of the board in the image
+    fill: float = 0.85  # fraction of the limiting image side the board spans
+    shift: tuple[float, float] = (0.0, 0.0)  # board centre offset, fraction of the image
+    focal: float = 1100.0
+    barrel_k1: float = 0.0
+    lamp: str = "warm"  # warm | cool | dim
+    lamp_xy: tuple[float, float] = (0.3, 0.3)  # lamp position over the board, fraction of its size
+    light_dir_deg: float = 45.0  # direction shadows fall, on the board plane
+    noise: float = 2.0
+    jpeg_quality: int = 90
+    px_per_mm: float = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    walnut: tuple[float, float, float] = WALNUT
+    field: tuple[float, float, float] = WALNUT_FIELD
+    olive: tuple[float, float, float] = OLIVE
+    orange: tuple[float, float, float] = ORANGE
+    copper: tuple[float, float, float] = COPPER
+    table: tuple[float, float, float] = (0.45, 0.45, 0.45)
+
+
+# ----------------------------------------------------------------------------- textures
+
+
+def noise(rng: np.random.Generator, shape: tuple[int, int], scale: float, octaves: int = 4) -> FloatImage:
+    """Multi-octave value noise in about [-1, 1]; ``scale`` is the coarsest feature in pixels."""
+    h, w = shape
+    out = np.zeros(shape, np.float32)
+    amp, total = 1.0, 0.0
+    for o in range(octaves):
+        s = max(scale / (2**o), 1.0)
+        small = rng.standard_normal((max(2, int(h / s) + 2), max(2, int(w / s) + 2))).astype(np.float32)
+        out += amp * cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+        total += amp
+        amp *= 0.5
+    return out / total
+
+
+def wood(rng: np.random.Generator, shape: tuple[int, int], colour: tuple[float, float, float], ppm: float) -> FloatImage:
+    """Walnut: long grain along x with ring bands and fine pores."""
+    h, w = shape
+    streak = cv2.resize(noise(rng, (h, max(8, w // 40)), 6 * ppm, 3), (w, h), interpolation=cv2.INTER_CUBIC)
+    y = np.arange(h, dtype=np.float32)[:, None] / ppm
+    rings = np.sin((y + 25 * streak) * rng.uniform(0.35, 0.6) + rng.uniform(0, 6.28))
+    pores = noise(rng, shape, 1.5 * ppm, 2)
+    tone = 1.0 + 0.18 * streak + 0.10 * rings + 0.06 * pores
+    return np.dstack([c * tone for c in colour]).astype(np.float32)
+
+
+def leather(rng: np.random.Generator, shape: tuple[int, int], colour: tuple[float, float, float], ppm: float) -> FloatImage:
+    """Leather: soft mottling and a fine pebble grain."""
+    mottle = noise(rng, shape, 25 * ppm, 3)
+    grain = noise(rng, shape, 0.8 * ppm, 2)
+    tone = 1.0 + 0.07 * mottle + 0.07 * grain
+    return np.dstack([c * tone for c in colour]).astype(np.float32)
+
+
+def _jitter(rng: np.random.Generator, colour: tuple[float, float, float], amount: float) -> tuple[float, float, float]:
+    scale = 1.0 + rng.uniform(-amount, amount)
+    return tuple(float(np.clip(c * scale * (1 + rng.uniform(-amount / 2, amount / 2)), 0, 1)) for c in colour)  # type: ignore[return-value]
+
+
+def random_palette(rng: np.random.Generator) -> Palette:
+    table = tuple(float(v) for v in rng.uniform(0.15, 0.75) * rng.uniform(0.7, 1.1, 3))
+    return Palette(
+        walnut=_jitter(rng, WALNUT, 0.15),
+        field=_jitter(rng, WALNUT_FIELD, 0.15),
+        olive=_jitter(rng, OLIVE, 0.12),
+        orange=_jitter(rng, ORANGE, 0.12),
+        copper=_jitter(rng, COPPER, 0.1),
+        table=table,  # type: ignore[arg-type]
+    )
+
+
+# ----------------------------------------------------------------------------- painting
+
+
+def _px(xy: tuple[float, float], ppm: float) -> tuple[int, int]:
+    return (int(round(xy[0] * ppm * 16)), int(round(xy[1] * ppm * 16)))
+
+
+def _disc(canvas: FloatImage, xy: tuple[float, float], r: float, colour: tuple[float, float, float] | float, ppm: float) -> None:
+    c = colour if isinstance(colour, tuple) else (colour,) * canvas.shape[2]
+    cv2.circle(canvas, _px(xy, ppm), int(round(r * ppm * 16)), c, -1, cv2.LINE_AA, 4)
+
+
+def _mask_disc(shape: tuple[int, int], xy: tuple[float, float], r: float, ppm: float) -> FloatImage:
+    m = np.zeros(shape, np.float32)
+    cv2.circle(m, _px(xy, ppm), int(round(r * ppm * 16)), 1.0, -1, cv2.LINE_AA, 4)
+    return m
+
+
+def _blend(canvas: FloatImage, layer: FloatImage, mask: FloatImage) -> None:
+    canvas *= 1 - mask[..., None]
+    canvas += layer * mask[..., None]
+
+
+def paint_board(rng: np.random.Generator, geo: BoardGeometry, pal: Palette, ppm: float) -> FloatImage:
+    h, w = int(round(geo.depth * ppm)), int(round(geo.width * ppm))
+    canvas = wood(rng, (h, w), pal.walnut, ppm)
+    field_tex = wood(rng, (h, w), pal.field, ppm)
+    olive = leather(rng, (h, w), pal.olive, ppm)
+    orange = leather(rng, (h, w), pal.orange, ppm)
+    f, (b0, b1) = geo.frame, geo.bar_x
+    for x0 in (f, b1):
+        m = np.zeros((h, w), np.float32)
+        cv2.rectangle(m, _px((x0, f), ppm), _px((x0 + geo.half_width, geo.depth - f), ppm), 1.0, -1, cv2.LINE_AA, 4)
+        _blend(canvas, field_tex, m)
+    pw = geo.point_width
+    for half, x0 in enumerate((f, b1)):
+        for col in range(6):
+            for top in (True, False):
+                base_y = f if top else geo.depth - f
+                tip_y = base_y + (geo.point_length if top else -geo.point_length)
+                xa = x0 + col * pw
+                tri = np.array([_px((xa + 0.6, base_y), ppm), _px((xa + pw - 0.6, base_y), ppm), _px((xa + pw / 2, tip_y), ppm)], np.int32)
+                m = np.zeros((h, w), np.float32)
+                cv2.fillPoly(m, [tri], 1.0, cv2.LINE_AA, 4)
+                is_olive = (col + half * 0 + (0 if top else 1)) % 2 == 0
+                _blend(canvas, olive if is_olive else orange, m)
+                cv2.polylines(canvas, [tri], True, tuple(0.6 * c for c in (pal.olive if is_olive else pal.orange)), 1, cv2.LINE_AA, 4)
+    _bevels(canvas, geo, ppm)
+    return canvas
+
+
+def _bevels(canvas: FloatImage, geo: BoardGeometry, ppm: float) -> None:
+    """Raised frame and bar: a shaded strip along their inner edges."""
+    h, w = canvas.shape[:2]
+    shade = np.ones((h, w), np.float32)
+    f, (b0, b1) = geo.frame, geo.bar_x
+    edges = [((f, f), (geo.width - f, f)), ((f, geo.depth - f), (geo.width - f, geo.depth - f)),
+             ((f, f), (f, geo.depth - f)), ((geo.width - f, f), (geo.width - f, geo.depth - f)),
+             ((b0, f), (b0, geo.depth - f)), ((b1, f), (b1, geo.depth - f))]
+    for a, b in edges:
+        cv2.line(shade, _px(a, ppm), _px(b, ppm), 0.55, max(1, int(2.5 * ppm)), cv2.LINE_AA, 4)
+    shade = cv2.GaussianBlur(shade, (0, 0), 1.2 * ppm)
+    canvas *= shade[..., None]
+
+
+def paint_shadows(canvas: FloatImage, discs: list[tuple[tuple[float, float], float, float]], light_deg: float, ppm: float) -> None:
+    """Soft drop shadows of objects (centre, radius, height mm) away from the lamp."""
+    h, w = canvas.shape[:2]
+    m = np.zeros((h, w), np.float32)
+    dx, dy = math.cos(math.radians(light_deg)), math.sin(math.radians(light_deg))
+    for (x, y), r, height in discs:
+        off = 0.6 * height + 1.5
+        cv2.circle(m, _px((x + dx * off, y + dy * off), ppm), int(round(r * ppm * 16)), 1.0, -1, cv2.LINE_AA, 4)
+    m = cv2.GaussianBlur(m, (0, 0), 2.5 * ppm)
+    canvas *= (1 - 0.45 * np.clip(m, 0, 1))[..., None]
+
+
+def paint_checker(rng: np.random.Generator, canvas: FloatImage, xy: tuple[float, float], dark: bool,
+                  geo: BoardGeometry, pal: Palette, ppm: float, light_deg: float, layer: int) -> None:
+    r = geo.checker_diameter / 2
+    h, w = canvas.shape[:2]
+    x0, y0 = int((xy[0] - r - 2) * ppm), int((xy[1] - r - 2) * ppm)
+    size = int((2 * r + 4) * ppm) + 2
+    x0c, y0c = max(0, x0), max(0, y0)
+    x1c, y1c = min(w, x0 + size), min(h, y0 + size)
+    if x1c <= x0c or y1c <= y0c:
+        return
+    yy, xx = np.mgrid[y0c:y1c, x0c:x1c].astype(np.float32)
+    dxp, dyp = xx / ppm - xy[0], yy / ppm - xy[1]
+    rad = np.sqrt(dxp**2 + dyp**2)
+    ang = np.arctan2(dyp, dxp)
+    lit = np.cos(ang - math.radians(light_deg + 180))  # towards the lamp
+    rim_in = r * 0.7
+    copper = np.array(pal.copper, np.float32) * (1.0 + 0.04 * layer)
+    # copper: radial bevel shading plus a lamp-facing gleam
+    bevel = 0.85 + 0.25 * np.clip((rad - rim_in) / (r - rim_in), 0, 1) * (0.5 + 0.5 * lit)
+    cu = copper[None, None, :] * bevel[..., None]
+    spec = np.exp(-((rad - 0.85 * r) ** 2) / 2.0) * np.clip(lit, 0, 1) ** 8
+    cu = cu + 0.8 * spec[..., None]
+    inlay_col = np.array(pal.olive if dark else pal.orange, np.float32) * (0.85 if dark else 1.0)
+    grain = 1 + 0.06 * rng.standard_normal(rad.shape).astype(np.float32)
+    inlay = inlay_col[None, None, :] * grain[..., None] * (0.92 + 0.08 * lit[..., None])
+    groove = np.clip(1 - np.abs(rad - rim_in) / 0.8, 0, 1)
+    body = np.where((rad < rim_in)[..., None], inlay, cu)
+    body = body * (1 - 0.5 * groove[..., None])
+    alpha = np.clip((r - rad) * ppm + 0.5, 0, 1)
+    region = canvas[y0c:y1c, x0c:x1c]
+    region[:] = region * (1 - alpha[..., None]) + body * alpha[..., None]
+
+
+def paint_die(canvas: FloatImage, die: DieSpec, geo: BoardGeometry, ppm: float, light_deg: float) -> None:
+    e = geo.die_edge
+    if die.flat:
+        _paint_face(canvas, die.xy, die.angle, e, e, die.value, DIE_WHITE, ppm, light_deg)
+        return
+    # a cocked die: the top face foreshortened plus a side face in the lean direction
+    t = math.radians(28)
+    top_d = e * math.cos(t)
+    side_d = e * math.sin(t)
+    a = math.radians(die.angle)
+    ux, uy = math.cos(a), math.sin(a)
+    cx, cy = die.xy
+    side_xy = (cx + uy * -(top_d + side_d) / 2, cy + ux * (top_d + side_d) / 2)
+    _paint_face(canvas, side_xy, die.angle, e, side_d, 7 - die.value if die.value != 6 else 2, tuple(0.78 * c for c in DIE_WHITE), ppm, light_deg)  # type: ignore[arg-type]
+    _paint_face(canvas, die.xy, die.angle, e, top_d, die.value, DIE_WHITE, ppm, light_deg)
+
+
+def _paint_face(canvas: FloatImage, xy: tuple[float, float], angle: float, w: float, h: float, value: int,
+                colour: tuple[float, float, float], ppm: float, light_deg: float) -> None:
+    rect = ((xy[0] * ppm, xy[1] * ppm), (w * ppm, h * ppm), angle)
+    box = cv2.boxPoints(rect)
+    m = np.zeros(canvas.shape[:2], np.float32)
+    cv2.fillConvexPoly(m, np.round(box * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    m = cv2.GaussianBlur(m, (0, 0), 0.5 * ppm)  # rounded edges
+    layer = np.empty_like(canvas)
+    layer[:] = colour
+    edge = cv2.erode(m, np.ones((3, 3), np.uint8), iterations=max(1, int(ppm)))
+    layer *= (0.8 + 0.2 * edge)[..., None]
+    _blend(canvas, layer, np.clip(m * 1.4, 0, 1))
+    a = math.radians(angle)
+    ux, uy = math.cos(a), math.sin(a)
+    sx, sy = w * 0.28, h * 0.28
+    pr = min(w, h) * 0.095 + 0.3
+    for px, py in PIP_LAYOUT[value]:
+        ox, oy = px * sx, py * sy
+        c = (xy[0] + ux * ox - uy * oy, xy[1] + uy * ox + ux * oy)
+        if h < w * 0.8:
+            m2 = np.zeros(canvas.shape[:2], np.float32)
+            cv2.ellipse(m2, (_px(c, ppm)), (int(pr * ppm * 16), int(pr * ppm * 16 * h / w)), angle, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
+            _blend(canvas, np.full_like(canvas, PIP[0]), m2)
+        else:
+            _disc(canvas, c, pr, PIP, ppm)  # type: ignore[arg-type]
+
+
+def paint_cube(canvas: FloatImage, cube: CubeSpec, geo: BoardGeometry, ppm: float) -> None:
+    e = geo.cube_edge
+    rect = ((cube.xy[0] * ppm, cube.xy[1] * ppm), (e * ppm, e * ppm), cube.angle)
+    box = cv2.boxPoints(rect)
+    m = np.zeros(canvas.shape[:2], np.float32)
+    cv2.fillConvexPoly(m, np.round(box * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    m = cv2.GaussianBlur(m, (0, 0), 0.5 * ppm)
+    _blend(canvas, np.full_like(canvas, CUBE_IVORY[0]) * np.array(CUBE_IVORY, np.float32) / CUBE_IVORY[0], np.clip(m * 1.4, 0, 1))
+    face = 64 if cube.value == 1 else cube.value
+    text = str(face)
+    s = int(e * ppm * 2)
+    tile8 = np.zeros((s, s), np.uint8)
+    scale = s / 48 * (1.0 if len(text) == 1 else 0.8)
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 1)
+    cv2.putText(tile8, text, ((s - tw) // 2, (s + th) // 2), cv2.FONT_HERSHEY_DUPLEX, scale, 255, max(1, int(ppm)), cv2.LINE_AA)
+    tile = tile8.astype(np.float32) / 255.0
+    rot = cv2.getRotationMatrix2D((s / 2, s / 2), -cube.angle, 1.0)
+    rot[0, 2] += cube.xy[0] * ppm - s / 2
+    rot[1, 2] += cube.xy[1] * ppm - s / 2
+    ink = cv2.warpAffine(tile, rot, (canvas.shape[1], canvas.shape[0]))
+    canvas *= (1 - 0.85 * np.clip(ink, 0, 1))[..., None]
+
+
+def paint_arm(canvas_img: FloatImage, arm: tuple[tuple[float, float], tuple[float, float], float], ppm: float) -> None:
+    (a, b, width) = arm
+    m = np.zeros(canvas_img.shape[:2], np.float32)
+    cv2.line(m, _px(a, ppm), _px(b, ppm), 1.0, int(width * ppm), cv2.LINE_AA, 4)
+    cv2.circle(m, _px(b, ppm), int(width * ppm * 16 / 2 * 1.1), 1.0, -1, cv2.LINE_AA, 4)
+    m = cv2.GaussianBlur(m, (0, 0), 2 * ppm)
+    shade = cv2.GaussianBlur(m, (0, 0), 6 * ppm)
+    layer = np.empty_like(canvas_img)
+    layer[:] = SKIN
+    layer *= (0.75 + 0.35 * shade)[..., None]
+    _blend(canvas_img, layer, np.clip(m * 1.5, 0, 1))
+
+
+def paint_scene(rng: np.random.Generator, scene: Scene, board: FloatImage, pal: Palette, cam: Camera, geo: BoardGeometry) -> FloatImage:
+    ppm = cam.px_per_mm
+    canvas = board.copy()
+    checkers: list[tuple[tuple[float, float], bool, int]] = []
+    for p, n in enumerate(scene.points, start=1):
+        for i in range(abs(n)):
+            x, y, layer = checker_centre(geo, scene.layout, p, i)
+            checkers.append(((x, y), n > 0, layer))
+    for dark, count in ((True, scene.bar[0]), (False, scene.bar[1])):
+        for i in range(count):
+            checkers.append((bar_centre(geo, scene.layout, dark, i), dark, 0))
+    shadows = [(xy, geo.checker_diameter / 2, geo.checker_thickness * (layer + 1)) for xy, _, layer in checkers]
+    shadows += [(d.xy, geo.die_edge / 2, geo.die_edge) for d in scene.dice]
+    if scene.cube is not None:
+        shadows.append((scene.cube.xy, geo.cube_edge / 2, geo.cube_edge))
+    paint_shadows(canvas, shadows, cam.light_dir_deg, ppm)
+    for layer in (0, 1, 2):
+        for xy, dark, lay in checkers:
+            if lay == layer:
+                jitter = (xy[0] + rng.normal(0, 0.6), xy[1] + rng.normal(0, 0.6))
+                paint_checker(rng, canvas, jitter, dark, geo, pal, ppm, cam.light_dir_deg, layer)
+    for die in scene.dice:
+        paint_die(canvas, die, geo, ppm, cam.light_dir_deg)
+    if scene.cube is not None:
+        paint_cube(canvas, scene.cube, geo, ppm)
+    if scene.arm is not None:
+        paint_arm(canvas, scene.arm, ppm)
+    return canvas
+
+
+# ----------------------------------------------------------------------------- camera
+
+
+def board_homography(cam: Camera, geo: BoardGeometry) -> NDArray[np.float64]:
+    """Homography from canonical millimetres to image pixels for ``cam``."""
+    w, h = cam.size
+    t, az, yaw = (math.radians(v) for v in (cam.tilt_deg, cam.tilt_azimuth_deg, cam.yaw_deg))
+    # board plane centred at the origin, camera looking down the -z axis from height D
+    rz = np.array([[math.cos(yaw), -math.sin(yaw), 0], [math.sin(yaw), math.cos(yaw), 0], [0, 0, 1]])
+    axis = np.array([math.cos(az), math.sin(az), 0.0])
+    rt, _ = cv2.Rodrigues(axis * t)
+    rot = rt @ rz
+    dist = 900.0
+    k = np.array([[cam.focal, 0, w / 2], [0, cam.focal, h / 2], [0, 0, 1]])
+    centre = np.array([[1, 0, -geo.width / 2], [0, 1, -geo.depth / 2], [0, 0, 1]])
+    # plane point (X, Y) -> camera: rot @ (X, Y, 0) + (0, 0, dist)
+    m = np.column_stack([rot[:, 0], rot[:, 1], np.array([0, 0, dist])])
+    hom = k @ m @ centre
+    # rescale so the board spans cam.fill of the image and is shifted by cam.shift
+    pts = cv2.perspectiveTransform(np.array([[[0, 0], [geo.width, 0], [geo.width, geo.depth], [0, geo.depth]]], np.float64), hom)[0]
+    span = pts.max(axis=0) - pts.min(axis=0)
+    s = cam.fill * min(w / span[0], h / span[1])
+    mid = (pts.max(axis=0) + pts.min(axis=0)) / 2
+    adj = np.array([[s, 0, w / 2 + cam.shift[0] * w - s * mid[0]], [0, s, h / 2 + cam.shift[1] * h - s * mid[1]], [0, 0, 1]])
+    return adj @ hom
+
+
+def _lamp(cam: Camera, shape: tuple[int, int], rng: np.random.Generator, drift: float) -> FloatImage:
+    h, w = shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    lx, ly = cam.lamp_xy[0] * w, cam.lamp_xy[1] * h
+    r2 = ((xx - lx) ** 2 + (yy - ly) ** 2) / float(w * w)
+    fall = 1.0 / (1.0 + 1.2 * r2)
+    tint = {"warm": (0.78, 0.92, 1.08), "cool": (1.08, 1.0, 0.9), "dim": (0.85, 0.9, 1.0)}[cam.lamp]
+    gain = {"warm": 1.05, "cool": 1.0, "dim": 0.5}[cam.lamp] * (1 + rng.uniform(-0.25, 0.25) * drift)
+    return np.dstack([fall * t * gain for t in tint]).astype(np.float32)
+
+
+def _barrel(img: Image, k1: float) -> Image:
+    if k1 == 0:
+        return img
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy, norm = w / 2, h / 2, float(max(w, h))
+    dx, dy = (xx - cx) / norm, (yy - cy) / norm
+    f = 1 + k1 * (dx * dx + dy * dy)
+    return cv2.remap(img, cx + dx * f * norm, cy + dy * f * norm, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def photograph(rng: np.random.Generator, canvas: FloatImage, cam: Camera, pal: Palette, geo: BoardGeometry,
+               lamp_drift: float = 0.0) -> Image:
+    w, h = cam.size
+    ppm = cam.px_per_mm
+    hom = board_homography(cam, geo) @ np.diag([1 / ppm, 1 / ppm, 1.0])
+    table = leather(rng, (h, w), pal.table, 3.0) * (1 + 0.1 * noise(rng, (h, w), 200, 2))[..., None]
+    warped = cv2.warpPerspective(canvas, hom, (w, h), flags=cv2.INTER_AREA if ppm > 2 else cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(np.ones(canvas.shape[:2], np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)
+    shadow = cv2.GaussianBlur(mask, (0, 0), 12)
+    shifted = cv2.warpAffine(shadow, np.float32([[1, 0, 8], [0, 1, 10]]), (w, h))
+    table *= (1 - 0.5 * shifted)[..., None]
+    img = table * (1 - mask[..., None]) + warped * mask[..., None]
+    img *= _lamp(cam, (h, w), rng, lamp_drift)
+    img = np.clip(img * 255, 0, 255)
+    img = _barrel(img.astype(np.uint8), cam.barrel_k1).astype(np.float32)
+    img += rng.normal(0, cam.noise, img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(cam.jpeg_quality)])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """One physical installation: a set (colours, wood and leather), a camera and a lamp.
+
+    The board's textures come from ``board_seed`` so every frame of one setup shows the
+    same board; checkers, dice, noise and the lamp's drift vary per frame.
+    """
+
+    camera: Camera
+    palette: Palette
+    layout: Layout
+    board_seed: int
+
+
+def random_setup(rng: np.random.Generator, size: tuple[int, int] = (1280, 720)) -> Setup:
+    return Setup(random_camera(rng, size), random_palette(rng), random_layout(rng), int(rng.integers(2**31)))
+
+
+def render(scene: Scene, setup: Setup, seed: int, lamp_drift: float = 0.0) -> tuple[Image, dict[str, object]]:
+    """Render ``scene`` in ``setup``; returns (BGR image, true board-spec reading).
+
+    ``lamp_drift`` (0..1) moves and rescales the lamp for this frame, as daylight and
+    people moving do during a game.
+    """
+    rng = np.random.default_rng(seed)
+    geo = BoardGeometry()
+    cam = setup.camera
+    if lamp_drift:
+        lx, ly = cam.lamp_xy
+        cam = replace(cam, lamp_xy=(lx + rng.uniform(-0.3, 0.3) * lamp_drift, ly + rng.uniform(-0.3, 0.3) * lamp_drift),
+                      light_dir_deg=cam.light_dir_deg + rng.uniform(-40, 40) * lamp_drift)
+    board = paint_board(np.random.default_rng(setup.board_seed), geo, setup.palette, cam.px_per_mm)
+    canvas = paint_scene(rng, scene, board, setup.palette, cam, geo)
+    return photograph(rng, canvas, cam, setup.palette, geo, lamp_drift), scene.reading()
+
+
+# ----------------------------------------------------------------------------- random scenes
+
+
+def random_camera(rng: np.random.Generator, size: tuple[int, int] = (1280, 720)) -> Camera:
+    return Camera(
+        size=size,
+        tilt_deg=float(rng.uniform(0, 15)),
+        tilt_azimuth_deg=float(rng.uniform(0, 360)),
+        yaw_deg=float(rng.choice([0.0, 180.0]) + rng.normal(0, 4)),
+        fill=float(rng.uniform(0.78, 0.95)),
+        shift=(float(rng.uniform(-0.03, 0.03)), float(rng.uniform(-0.03, 0.03))),
+        focal=float(rng.uniform(900, 1400)),
+        barrel_k1=float(rng.uniform(0.0, 0.12)),
+        lamp=str(rng.choice(["warm", "cool", "dim"])),
+        lamp_xy=(float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.1, 0.9))),
+        light_dir_deg=float(rng.uniform(0, 360)),
+        noise=float(rng.uniform(1.0, 5.0)),
+        jpeg_quality=int(rng.integers(70, 96)),
+    )
+
+
+def random_layout(rng: np.random.Generator) -> Layout:
+    return Layout(home_right=bool(rng.integers(2)), dark_bottom=bool(rng.integers(2)))
+
+
+def random_points(rng: np.random.Generator) -> tuple[tuple[int, ...], tuple[int, int]]:
+    """A random legal-looking distribution: no shared points, stacks up to 15."""
+    pts = [0] * 24
+    bar = [0, 0]
+    for sign, idx in ((1, 0), (-1, 1)):
+        on = 15 - int(rng.choice([0, 0, 0, 1, 2, 4, 8]))
+        bar[idx] = int(rng.choice([0, 0, 0, 0, 1, 2]))
+        on -= bar[idx]
+        big = rng.random() < 0.25
+        while on > 0:
+            p = int(rng.integers(24))
+            if pts[p] * sign < 0:
+                continue
+            opp = pts[23 - p]
+            cap = 15 if abs(opp) <= 4 else 4
+            add = int(min(on, rng.integers(1, 8 if big else 4)))
+            if abs(pts[p]) + add > cap:
+                if all(pts[q] * sign < 0 or abs(pts[q]) >= (15 if abs(pts[23 - q]) <= 4 else 4) for q in range(24)):
+                    break
+                continue
+            pts[p] += sign * add
+            on -= add
+    return tuple(pts), (bar[0], bar[1])
+
+
+def _free_spot(rng: np.random.Generator, geo: BoardGeometry, scene_pts: list[tuple[float, float]], half: str,
+               layout: Layout, margin: float) -> tuple[float, float] | None:
+    f = geo.frame
+    for _ in range(200):
+        if half == "off":
+            choice = rng.integers(3)
+            if choice == 0:  # on the bar ridge
+                xy = (float(rng.uniform(*geo.bar_x)), float(rng.uniform(f + 10, geo.depth - f - 10)))
+            else:  # on the frame, top or bottom
+                y = f / 2 if choice == 1 else geo.depth - f / 2
+                xy = (float(rng.uniform(f + 15, geo.width - f - 15)), y)
+        else:
+            xy = (float(rng.uniform(f + margin, geo.width - f - margin)), float(rng.uniform(f + margin, geo.depth - f - margin)))
+            if half_of(geo, layout, xy) != half:
+                continue
+        if all(math.hypot(xy[0] - a, xy[1] - b) > margin for a, b in scene_pts):
+            return xy
+    return None
+
+
+def random_scene(rng: np.random.Generator, layout: Layout, start: bool = False, dice: bool = True, cube: bool = True) -> Scene:
+    geo = BoardGeometry()
+    if start:
+        points, bar = START_POINTS, (0, 0)
+    else:
+        points, bar = random_points(rng)
+    occupied: list[tuple[float, float]] = []
+    for p, n in enumerate(points, start=1):
+        occupied += [checker_centre(geo, layout, p, i)[:2] for i in range(abs(n))]
+    occupied += [bar_centre(geo, layout, True, i) for i in range(bar[0])]
+    occupied += [bar_centre(geo, layout, False, i) for i in range(bar[1])]
+    cube_spec = None
+    if cube:
+        value = 1 if start else int(rng.choice([1, 1, 2, 4, 8, 16, 32, 64]))
+        position = "centre" if value == 1 else str(rng.choice(["dark", "light"]))
+        if position == "centre":
+            xy = (geo.centre[0] + rng.normal(0, 1.0), geo.centre[1] + rng.normal(0, 2.0))
+        else:
+            x = float(rng.uniform(geo.frame + 30, geo.width - geo.frame - 30))
+            y = geo.depth - geo.frame / 2 if (position == "dark") == layout.dark_bottom else geo.frame / 2
+            xy = (x, y)
+        cube_spec = CubeSpec(value, position, xy, float(rng.uniform(-12, 12)))
+        occupied.append(xy)
+    dice_specs: list[DieSpec] = []
+    if dice and not start:
+        n = int(rng.choice([0, 2, 2, 2, 2, 1]))
+        half = str(rng.choice(["home", "outer"]))
+        for _ in range(n):
+            h = "off" if rng.random() < 0.08 else half
+            flat = bool(rng.random() > 0.12)
+            xy = _free_spot(rng, geo, occupied, h, layout, 24.0)
+            if xy is None:
+                continue
+            occupied.append(xy)
+            dice_specs.append(DieSpec(int(rng.integers(1, 7)), xy, float(rng.uniform(0, 90)), flat, 0.0))
+    return Scene(points, bar, layout, tuple(dice_specs), cube_spec)
+
+
+def with_arm(rng: np.random.Generator, scene: Scene) -> Scene:
+    """The same scene with an arm reaching in from the side (covers part of the board)."""
+    geo = BoardGeometry()
+    side = rng.integers(4)
+    x = float(rng.uniform(60, geo.width - 60))
+    y = float(rng.uniform(60, geo.depth - 60))
+    start = [(x, -200.0), (x, geo.depth + 200), (-200.0, y), (geo.width + 200, y)][side]
+    end = (float(rng.uniform(100, geo.width - 100)), float(rng.uniform(80, geo.depth - 80)))
+    return replace(scene, arm=(start, end, float(rng.uniform(70, 95))))
