@@ -96,7 +96,8 @@ class LedController:
         self._pending: Pending | None = None
         self._hello_at = 0.0
         self._hello_tries = 0
-        self._last_tx = self._last_rx = 0.0
+        self._last_tx = 0.0
+        self._unanswered_since: float | None = None
         self._next_connect = float("-inf")
         self.status = LinkStatus.DISCONNECTED
         self.problem: BridgeError | None = None
@@ -154,7 +155,7 @@ class LedController:
         self._framer = protocol.Framer()
         self.status = LinkStatus.HANDSHAKING
         self._hello_tries, self._hello_at = 0, float("-inf")
-        self._pending, self._last_rx = None, now
+        self._pending, self._unanswered_since = None, None
         self._handshake(now)
 
     def _handshake(self, now: float) -> None:
@@ -170,7 +171,8 @@ class LedController:
         self._write(protocol.encode_frame(protocol.HELLO, self._next_seq(), protocol.encode_text(HOST_VERSION)), now)
 
     def _keep_up(self, now: float) -> None:
-        if now - self._last_rx > self._timing.silence_timeout:
+        waited = self._unanswered_since
+        if waited is not None and now - waited > self._timing.silence_timeout:
             raise ControllerLostError("LED controller at %s stopped answering; reconnecting" % self._name())
         if self._dirty:
             self._send_state(now)
@@ -212,7 +214,7 @@ class LedController:
             return
         if frame.version != protocol.PROTOCOL_VERSION:
             raise _protocol_mismatch(frame)
-        self._last_rx = now
+        self._unanswered_since = None
         self._dispatch(frame, now)
 
     def _dispatch(self, frame: protocol.Frame, now: float) -> None:
@@ -249,6 +251,8 @@ class LedController:
     def _write(self, data: bytes, now: float) -> None:
         self._port.write(data)
         self._last_tx = now
+        if self._unanswered_since is None:
+            self._unanswered_since = now
 
     def _next_seq(self) -> int:
         self._seq = (self._seq + 1) & 0xFFFF

@@ -35,7 +35,7 @@ class Look:
 _LOOKS = (
     Look("illegal", "the offending points; every other LED dark", RED, Pattern.BLINK_FAST,
          "illegal play: put the checkers on the blinking points back"),
-    Look("accepted", "the points of the play, for one second", GREEN, Pattern.SOLID,
+    Look("accepted", "the points of the play: two flashes within one second", GREEN, Pattern.DOUBLE,
          "play accepted"),
     Look("turn", "the seat light of the player to play", WHITE, Pattern.SOLID,
          "your turn"),
