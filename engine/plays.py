@@ -72,7 +72,8 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     me[0] = 15 - sum(position.on_roll)
     opp = [15 - sum(position.opponent), *position.opponent]
     found = _generate(me, opp, d1, d2)
-    return [Play(tuple(Hop(*h) for h in hops), _position_from_key(key)) for key, hops in found.items()]
+    trusted = Position._trusted
+    return [Play(tuple([Hop(*h) for h in hops]), trusted(mine, theirs)) for hops, mine, theirs in found.values()]
 
 
 def legal_results(position: Position, dice: Sequence[int]) -> dict[Position, tuple[Hop, ...]]:
@@ -93,7 +94,8 @@ def single_die_results(position: Position, die: int) -> list[Position]:
     opp = [15 - sum(position.opponent), *position.opponent]
     search = _Search(me, opp)
     search.step([die], 0, _key_of(me, opp), 25, False)
-    return [_position_from_key(k) for k in search.best] if search.most else []
+    trusted = Position._trusted
+    return [trusted(mine, theirs) for _, mine, theirs in search.best.values()] if search.most else []
 
 
 def _key_of(me: Sequence[int], opp: Sequence[int]) -> int:
@@ -103,12 +105,7 @@ def _key_of(me: Sequence[int], opp: Sequence[int]) -> int:
     return key
 
 
-def _position_from_key(key: int) -> Position:
-    counts = [(key >> (4 * i)) & 15 for i in range(52)]
-    return Position(tuple(counts[1:26]), tuple(counts[_OPP + 1 : _OPP + 26]))
-
-
-def _generate(me: list[int], opp: list[int], high: int, low: int) -> dict[int, tuple[_RawHop, ...]]:
+def _generate(me: list[int], opp: list[int], high: int, low: int) -> dict[int, _Found]:
     """Best plays by key: most dice used, and the higher die when only one fits."""
     search = _Search(me, opp)
     key = _key_of(me, opp)
@@ -128,6 +125,7 @@ def _generate(me: list[int], opp: list[int], high: int, low: int) -> dict[int, t
 
 
 _RawHop = tuple[int, int, bool]
+_Found = tuple[tuple[_RawHop, ...], tuple[int, ...], tuple[int, ...]]  # hops, mover's side, opponent's side
 
 
 class _Search:
@@ -138,7 +136,7 @@ class _Search:
     def __init__(self, me: list[int], opp: list[int]) -> None:
         self.me = me
         self.opp = opp
-        self.best: dict[int, tuple[_RawHop, ...]] = {}
+        self.best: dict[int, _Found] = {}
         self.most = 0
         self.hops: list[_RawHop] = []
 
@@ -148,7 +146,7 @@ class _Search:
             self.most = n
             self.best.clear()
         if n == self.most and key not in self.best:
-            self.best[key] = tuple(self.hops)
+            self.best[key] = (tuple(self.hops), tuple(self.me[1:]), tuple(self.opp[1:]))
 
     def step(self, dice: list[int], i: int, key: int, top: int, doubles: bool) -> None:
         """Play ``dice[i:]`` from sources no higher than ``top`` (doubles only)."""

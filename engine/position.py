@@ -78,6 +78,14 @@ class Position:
     # --- construction -------------------------------------------------
 
     @classmethod
+    def _trusted(cls, on_roll: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
+        """A position known to be possible (made by a legal move): not re-checked."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "on_roll", on_roll)
+        object.__setattr__(position, "opponent", opponent)
+        return position
+
+    @classmethod
     def start(cls) -> Position:
         """The starting position."""
         return cls(_START_SIDE, _START_SIDE)

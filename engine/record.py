@@ -1,0 +1,186 @@
+"""Match records: who played, under which rules, and what happened in each game.
+
+A record says what was done, in the game's words, and nothing that can be
+worked out from it: positions, cube ownership and match scores before each
+action come from replaying it (:mod:`engine.replay`).  Everything here is an
+immutable value, so two readings of the same match compare equal.
+
+Players are numbered as in GNU Backgammon's ``.mat`` export: player 0 is the
+first listed (the left column of a ``.mat`` file, dark on the board, White in
+GNU Backgammon's SGF), player 1 the second.
+
+A play is kept as its notation in the mover's numbering (``"24/18 13/11"``),
+in GNU Backgammon's canonical form when it is legal; ``""`` means no checker
+moved (a roll that could not be played).  A play that broke the rules but was
+accepted at the board is kept as it was made; the replay reports it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+class RecordError(ValueError):
+    """A record that cannot be read, or that contradicts itself."""
+
+
+def other(player: int) -> int:
+    """The other player."""
+    return 1 - player
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rules a match is played under.
+
+    ``automatic_doubles`` is how many times the cube may be turned automatically
+    on equal opening rolls (money play; 0 = none).  ``cube_limit`` is the highest
+    cube value (0 = no limit).
+    """
+
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    automatic_doubles: int = 0
+    cube_limit: int = 0
+
+
+# --- actions ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A roll and the play made with it (``""``: no checker moved)."""
+
+    player: int
+    dice: tuple[int, int]
+    play: str
+    comment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A roll that was not played: the player resigned (or the record ends) first."""
+
+    player: int
+    dice: tuple[int, int]
+    comment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """The player on roll turns the cube to ``cube``."""
+
+    player: int
+    cube: int
+    comment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """The doubled player takes and owns the cube."""
+
+    player: int
+    comment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """The doubled player passes and loses the game at the cube before the double."""
+
+    player: int
+    comment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Beaver:
+    """The doubled player redoubles at once to ``cube`` and keeps the cube (money play)."""
+
+    player: int
+    cube: int
+    comment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Raccoon:
+    """The beavered player redoubles again to ``cube`` (money play)."""
+
+    player: int
+    cube: int
+    comment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """The player gives up the game; the opponent wins ``points`` (cube included)."""
+
+    player: int
+    points: int
+    comment: str = ""
+
+
+Action = Union[Move, Roll, Double, Take, Drop, Beaver, Raccoon, Resign]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: the winner, the points won (cube included), and
+    whether the loser resigned."""
+
+    winner: int
+    points: int
+    resigned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game: the score before it, its actions in order, and its result
+    (``None`` when the record stops before the game ends)."""
+
+    score: tuple[int, int]
+    actions: tuple[Action, ...]
+    result: Result | None = None
+    comment: str = ""
+
+    def moves(self) -> tuple[Move, ...]:
+        """The game's moves (rolls that were played, or danced), in order."""
+        return tuple(a for a in self.actions if isinstance(a, Move))
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A match or money session: the two players, the length (0 = money), the
+    rules, the games, the file's other header tags and a comment."""
+
+    players: tuple[str, str]
+    length: int
+    games: tuple[Game, ...]
+    rules: Rules = field(default_factory=Rules)
+    tags: tuple[tuple[str, str], ...] = ()
+    comment: str = ""
+
+    @property
+    def is_money(self) -> bool:
+        """True for a money session (no match length)."""
+        return self.length == 0
+
+    def final_score(self) -> tuple[int, int]:
+        """The score after the last finished game."""
+        if not self.games:
+            return (0, 0)
+        last = self.games[-1]
+        score = list(last.score)
+        if last.result is not None:
+            score[last.result.winner] += last.result.points
+        return (score[0], score[1])
+
+    def winner(self) -> int | None:
+        """The player who reached the match length, or None (money, unfinished)."""
+        if self.is_money:
+            return None
+        score = self.final_score()
+        for player in (0, 1):
+            if score[player] >= self.length:
+                return player
+        return None
