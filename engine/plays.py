@@ -377,8 +377,14 @@ def parse_play(text: str, position: Position, dice: Sequence[int]) -> Play:
     matches = [p for p in plays if p.after.on_roll == side]
     if not matches:
         raise PlayError(f"{text!r} is not a legal play of {_dice_text(dice)} in position {position.id()}")
-    marked = set().union(*(p.hits for p in paths)) | {p.points[-1] for p in paths}
-    return min(matches, key=lambda p: len({h.dst for h in p.hops if h.hit} - marked))
+    starred: set[int] = set().union(*(p.hits for p in paths))
+    landed = starred | {p.points[-1] for p in paths}
+
+    def mismatch(play: Play) -> tuple[int, int]:
+        hits = {h.dst for h in play.hops if h.hit}
+        return len(hits - landed), len(starred - hits)
+
+    return min(matches, key=mismatch)
 
 
 def _dice_text(dice: Sequence[int]) -> str:

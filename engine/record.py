@@ -17,8 +17,10 @@ accepted at the board is kept as it was made; the replay reports it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Union
+
+from .game import Rules
 
 
 class RecordError(ValueError):
@@ -28,22 +30,6 @@ class RecordError(ValueError):
 def other(player: int) -> int:
     """The other player."""
     return 1 - player
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """The rules a match is played under.
-
-    ``automatic_doubles`` is how many times the cube may be turned automatically
-    on equal opening rolls (money play; 0 = none).  ``cube_limit`` is the highest
-    cube value (0 = no limit).
-    """
-
-    crawford: bool = True
-    jacoby: bool = False
-    beavers: bool = False
-    automatic_doubles: int = 0
-    cube_limit: int = 0
 
 
 # --- actions ---------------------------------------------------------------
@@ -150,15 +136,19 @@ class Game:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """A match or money session: the two players, the length (0 = money), the
-    rules, the games, the file's other header tags and a comment."""
+    """A match or money session: the two players, the rules (with the match
+    length, 0 = money), the games, the file's other header tags and a comment."""
 
     players: tuple[str, str]
-    length: int
+    rules: Rules
     games: tuple[Game, ...]
-    rules: Rules = field(default_factory=Rules)
     tags: tuple[tuple[str, str], ...] = ()
     comment: str = ""
+
+    @property
+    def length(self) -> int:
+        """The match length in points (0 = money)."""
+        return self.rules.match_length
 
     @property
     def is_money(self) -> bool:

@@ -1,0 +1,351 @@
+"""Replay of a match record through the rules: every play checked, every
+position, score and cube known.
+
+The flow of each game (opening roll, cube, resignations, scoring) is
+:mod:`engine.game`'s state machine; plays are read with
+:func:`engine.plays.parse_play` and judged with :func:`engine.judge.judge`.
+A play that breaks the rules is accepted as made (it was, at the board) and
+reported with its reasons; anything else the rules refuse (a take with no
+double, a game recorded after the match was won, a score that does not add
+up) stops the replay with a :class:`ReplayError` naming the game and move.
+
+Numbering: games from 1; a game's moves (its :class:`~engine.record.Move`
+actions, dances included) from 1.  ``move`` in a message is the number of the
+move the action is, or follows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterator
+
+from . import game as flow
+from .ids import GameState, MatchId, Xgid
+from .judge import judge
+from .plays import Play, PlayError, after_written, parse_play
+from .position import Position, PositionError
+from .record import (
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Game,
+    Match,
+    Move,
+    Raccoon,
+    RecordError,
+    Resign,
+    Result,
+    Roll,
+    Take,
+    other,
+)
+
+
+class ReplayError(RecordError):
+    """An action the rules cannot follow; names the game and move."""
+
+    def __init__(self, message: str, game: int, move: int) -> None:
+        super().__init__(f"game {game}, move {move}: {message}")
+        self.game = game
+        self.move = move
+        self.reason = message
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action of a game and the game's state around it.
+
+    ``before`` is the state when the action is taken (for a move, with the dice
+    rolled); ``play`` is the legal play a move made, ``reasons`` why a move was
+    illegal (empty when legal).
+    """
+
+    action: Action
+    move: int
+    before: flow.Game
+    after: flow.Game
+    play: Play | None = None
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return not self.reasons
+
+
+@dataclass(frozen=True, slots=True)
+class GameReplay:
+    """A replayed game: its number, the score and Crawford state before it, its steps."""
+
+    number: int
+    score: tuple[int, int]
+    steps: tuple[Step, ...]
+    start: flow.Game
+    end: flow.Game
+
+    @property
+    def result(self) -> Result | None:
+        """The result the rules give (None when the record stops first)."""
+        r = self.end.result
+        if r is None:
+            return None
+        return Result(r.winner, r.points, r.how == "resignation")
+
+    def moves(self) -> tuple[Step, ...]:
+        """The steps that are moves."""
+        return tuple(s for s in self.steps if isinstance(s.action, Move))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReplay:
+    """A replayed match."""
+
+    match: Match
+    games: tuple[GameReplay, ...]
+
+    def illegal(self) -> Iterator[tuple[GameReplay, Step]]:
+        """Every illegal move accepted as made, in order."""
+        for g in self.games:
+            for s in g.steps:
+                if s.reasons:
+                    yield g, s
+
+    def play_count(self) -> int:
+        """How many moves the match has (dances included)."""
+        return sum(len(g.moves()) for g in self.games)
+
+
+# --- plays ---------------------------------------------------------------------
+
+
+def read_play(position: Position, dice: tuple[int, int], text: str) -> tuple[Play | None, Position, tuple[str, ...]]:
+    """The legal play ``text`` describes, or (for an illegal one) None, the
+    position it leads to and the reasons it is illegal.  Mover's view.
+
+    Raises :class:`PlayError` when the text cannot be read or moves a checker
+    that is not there.
+    """
+    try:
+        play = parse_play(text, position, dice)
+        return play, play.after, ()
+    except PlayError:
+        pass
+    try:
+        after = after_written(position, text) if text.strip() else position
+    except PositionError as exc:
+        raise PlayError(f"{text!r} leads to an impossible position: {exc}") from None
+    verdict = judge(position, dice, after)
+    if verdict.legal:
+        return verdict.play, after, ()
+    return None, after, tuple(r.text for r in verdict.reasons)
+
+
+# --- one game ------------------------------------------------------------------
+
+
+def advance(state: flow.Game, action: Action, move: int) -> Step:
+    """The step that ``action`` makes from ``state``; ``move`` is the number of
+    the move the action is or follows (for messages).  Raises ReplayError
+    (with game 0: the caller knows the game) when the rules cannot follow it."""
+    try:
+        return _advance(state, action, move)
+    except (flow.EventRefused, PlayError, PositionError) as exc:
+        raise ReplayError(str(exc), 0, move) from None
+
+
+def _advance(state: flow.Game, action: Action, move: int) -> Step:
+    if isinstance(action, (Move, Roll)):
+        state = _rolled(state, action.player, action.dice)
+        if isinstance(action, Roll):
+            return Step(action, move, state, state)
+        play, after, reasons = read_play(state.position, action.dice, action.play)
+        event = flow.Move(action.player, after, accept_illegal=True)
+        return Step(action, move, state, flow.apply(state, event), play, reasons)
+    if isinstance(action, Resign):
+        return Step(action, move, state, _resign(state, action))
+    event = _cube_event(state, action)
+    return Step(action, move, state, flow.apply(state, event))
+
+
+def _rolled(state: flow.Game, player: int, dice: tuple[int, int]) -> flow.Game:
+    """The state with ``player``'s dice rolled (the opening roll included)."""
+    if state.phase is flow.Phase.OPENING:
+        if dice[0] == dice[1]:
+            raise flow.EventRefused(f"the opening roll {dice[0]}{dice[1]} is a double")
+        high, low = max(dice), min(dice)
+        opened = flow.apply(state, flow.OpeningRoll((high, low) if player == 0 else (low, high)))
+        return _check_dice(opened, dice)
+    return flow.apply(state, flow.Roll(player, dice))
+
+
+def _check_dice(state: flow.Game, dice: tuple[int, int]) -> flow.Game:
+    """The opening state with the dice in the order written."""
+    return replace(state, dice=(dice[0], dice[1]))
+
+
+def _cube_event(state: flow.Game, action: Action) -> flow.Event:
+    if isinstance(action, Double):
+        _expect_cube(action.cube, state.cube * 2, "double")
+        return flow.Double(action.player)
+    if isinstance(action, Beaver):
+        _expect_cube(action.cube, state.offered * 2, "beaver")
+        return flow.Beaver(action.player)
+    if isinstance(action, Raccoon):
+        _expect_cube(action.cube, state.offered * 2, "raccoon")
+        return flow.Raccoon(action.player)
+    if isinstance(action, Take):
+        return flow.Take(action.player)
+    if isinstance(action, Drop):
+        return flow.Drop(action.player)
+    raise flow.EventRefused(f"unknown action {action!r}")
+
+
+def _expect_cube(written: int, actual: int, what: str) -> None:
+    if written != actual:
+        raise flow.EventRefused(f"the {what} turns the cube to {actual}, not {written}")
+
+
+def _resign(state: flow.Game, action: Resign) -> flow.Game:
+    cube = state.cube
+    level, rest = divmod(action.points, cube)
+    if rest or not 1 <= level <= 3:
+        raise flow.EventRefused(
+            f"a resignation gives 1, 2 or 3 times the cube ({cube}), not {action.points} points"
+        )
+    offered = flow.apply(state, flow.Resign(action.player, flow.Win(level)))
+    return flow.apply(offered, flow.AcceptResignation(other(action.player)))
+
+
+def replay_game(game: Game, state: flow.Game, number: int = 1, score: tuple[int, int] = (0, 0)) -> GameReplay:
+    """Replay one game from ``state`` (a game at its opening roll)."""
+    steps: list[Step] = []
+    current = state
+    moves = 0
+    for action in game.actions:
+        if isinstance(action, Move):
+            moves += 1
+        try:
+            step = advance(current, action, max(moves, 1))
+        except ReplayError as exc:
+            raise ReplayError(exc.reason, number, exc.move) from None
+        steps.append(step)
+        current = step.after
+    _check_result(game, current, number, moves)
+    return GameReplay(number, score, tuple(steps), state, current)
+
+
+def _check_result(game: Game, end: flow.Game, number: int, moves: int) -> None:
+    said = game.result
+    got = end.result
+    if said is None and got is None:
+        return
+    if said is None or got is None:
+        what = "ends" if got is not None else "does not end"
+        raise ReplayError(f"the game {what} here, but the record says {said}", number, moves)
+    if (said.winner, said.points, said.resigned) != (got.winner, got.points, got.how == "resignation"):
+        raise ReplayError(
+            f"the record says player {said.winner} won {said.points} point(s), "
+            f"the rules give player {got.winner} {got.points} ({got.how})",
+            number,
+            moves,
+        )
+
+
+# --- the match ---------------------------------------------------------------------
+
+
+def replay(match: Match) -> MatchReplay:
+    """Replay every game; checks each game's starting score against the match so far."""
+    state = flow.new_match(match.rules)
+    replays: list[GameReplay] = []
+    for number, game in enumerate(match.games, start=1):
+        check_score(state, game.score, number)
+        assert state.game is not None
+        done = replay_game(game, state.game, number, game.score)
+        replays.append(done)
+        state = finish_game(state, done, number)
+    return MatchReplay(match, tuple(replays))
+
+
+def check_score(state: flow.Match, score: tuple[int, int], number: int) -> None:
+    """Raise ReplayError unless ``score`` is the match's score before game ``number``."""
+    if state.winner is not None:
+        raise ReplayError(f"the match was already won {state.score[0]}-{state.score[1]}", number, 0)
+    if state.game is None:
+        raise ReplayError(f"game {number - 1} has no result, so no game can follow it", number, 0)
+    if tuple(score) != state.score:
+        raise ReplayError(
+            f"the record gives the score {score[0]}-{score[1]}, the games before give "
+            f"{state.score[0]}-{state.score[1]}",
+            number,
+            0,
+        )
+
+
+def finish_game(state: flow.Match, done: GameReplay, number: int) -> flow.Match:
+    """The match after a replayed game (its points added, the next game set up)."""
+    if done.end.result is None:
+        return replace(state, game=None)
+    score = list(state.score)
+    score[done.end.result.winner] += done.end.result.points
+    played = replace(
+        state,
+        score=(score[0], score[1]),
+        games_played=state.games_played + 1,
+        crawford_played=state.crawford_played or done.start.crawford,
+        game=done.end,
+        last_result=done.end.result,
+    )
+    if played.winner is not None:
+        return played
+    return replace(played, game=flow.new_game(state.rules, crawford=played.next_is_crawford()))
+
+
+# --- identifiers ---------------------------------------------------------------------
+
+
+def match_id(state: flow.Game, score: tuple[int, int]) -> MatchId:
+    """GNU Backgammon's Match ID fields for a game state at ``score``."""
+    rules = state.rules
+    return MatchId(
+        match_length=rules.match_length,
+        score=score,
+        cube=state.cube,
+        cube_owner=state.cube_owner,
+        on_roll=state.on_roll,
+        turn=state.turn,
+        crawford=state.crawford,
+        game_state=_game_state(state),
+        double_offered=state.phase in (flow.Phase.DOUBLED, flow.Phase.BEAVERED, flow.Phase.RACCOONED),
+        resignation=int(state.resignation or 0),
+        dice=state.dice if state.dice and state.phase is flow.Phase.MOVE else (0, 0),
+        jacoby=rules.jacoby,
+    )
+
+
+def _game_state(state: flow.Game) -> GameState:
+    if state.phase is flow.Phase.OPENING:
+        return GameState.NONE
+    if state.result is None:
+        return GameState.PLAYING
+    return {"drop": GameState.DROPPED, "resignation": GameState.RESIGNED}.get(state.result.how, GameState.OVER)
+
+
+def xgid(state: flow.Game, score: tuple[int, int]) -> Xgid:
+    """eXtreme Gammon's XGID fields for a game state at ``score``."""
+    rules = state.rules
+    doubled = state.phase in (flow.Phase.DOUBLED, flow.Phase.BEAVERED, flow.Phase.RACCOONED)
+    return Xgid(
+        position=state.position if not doubled else state.position.swap(),
+        turn=state.turn,
+        cube=state.cube,
+        cube_owner=state.cube_owner,
+        dice=state.dice if state.dice and state.phase is flow.Phase.MOVE else (0, 0),
+        double_offered=doubled,
+        score=score,
+        match_length=rules.match_length,
+        crawford=state.crawford,
+        jacoby=rules.jacoby,
+        beavers=rules.beavers,
+        max_cube=rules.max_cube,
+    )

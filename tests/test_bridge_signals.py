@@ -1,0 +1,157 @@
+"""The signal vocabulary: what each call lights, timed signals, the table's readability."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from firmware_bridge import SIGNAL_TABLE, InvalidSignalError, InvalidSpotError, Layout, Pattern, SimulatedBoard, Signals
+from firmware_bridge.layout import LED_NAMES, parse_spots
+from firmware_bridge.signals import status_look
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def board():
+    return SimulatedBoard()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def signals(board, clock):
+    return Signals(board, clock)
+
+
+def looks(board):
+    return {name: (light.colour.name, light.pattern) for name, light in board.current.lit().items()}
+
+
+def test_illegal_play_blinks_the_offending_points_red_and_darkens_the_rest(signals, board):
+    signals.your_turn("dark")
+    signals.cube(4, "light")
+    signals.illegal_play([13, "7", "bar-dark"])
+    assert looks(board) == {n: ("red", Pattern.BLINK_FAST) for n in ("13", "7", "bar-dark")}
+    signals.clear()
+    assert looks(board) == {
+        "turn-dark": ("white", Pattern.SOLID),
+        "cube-4": ("white", Pattern.SOLID),
+        "cube-owner-light": ("white", Pattern.SOLID),
+    }
+
+
+def test_play_accepted_is_brief(signals, board, clock):
+    signals.play_accepted([8, 5])
+    assert looks(board) == {"8": ("green", Pattern.DOUBLE), "5": ("green", Pattern.DOUBLE)}
+    clock.t += 0.99
+    signals.tick()
+    assert len(board.states) == 1  # nothing changed yet, nothing re-sent
+    clock.t += 0.02
+    signals.tick()
+    assert looks(board) == {}
+
+
+def test_teaching_shows_sources_green_and_destinations_blue(signals, board):
+    signals.teaching(sources=[24, 13], destinations=[18, 20])
+    assert looks(board) == {
+        "24": ("green", Pattern.SOLID),
+        "13": ("green", Pattern.SOLID),
+        "18": ("blue", Pattern.BLINK_SLOW),
+        "20": ("blue", Pattern.BLINK_SLOW),
+    }
+
+
+def test_reroll_flashes_the_rollers_seat_and_the_bar(signals, board):
+    signals.your_turn("light")
+    signals.reroll_needed("light")
+    assert looks(board) == {n: ("amber", Pattern.DOUBLE) for n in ("turn-light", "bar-dark", "bar-light")}
+
+
+@pytest.mark.parametrize("value,owner,expected", [
+    (1, None, set()),
+    (2, "dark", {"cube-2", "cube-owner-dark"}),
+    (64, "light", {"cube-64", "cube-owner-light"}),
+])
+def test_cube_value_and_owner(signals, board, value, owner, expected):
+    signals.cube(value, owner)
+    assert set(looks(board)) == expected
+
+
+def test_camera_fault_overrides_everything_on_the_strip_and_the_status_led(signals, board):
+    signals.teaching([6])
+    signals.camera_fault()
+    assert looks(board) == {n: ("white", Pattern.TRIPLE) for n in ("bar-dark", "bar-light", "turn-dark", "turn-light")}
+    assert status_look(signals.scene).signal == "status-camera-fault"
+    signals.controller_fault()
+    assert status_look(signals.scene).signal == "status-controller-fault"
+    signals.camera_fault(False)
+    signals.controller_fault(False)
+    assert status_look(signals.scene).signal == "status-ok"
+    assert set(looks(board)) == {"6"}
+
+
+@pytest.mark.parametrize("call", [
+    lambda s: s.illegal_play([25]),
+    lambda s: s.illegal_play(["bar"]),
+    lambda s: s.teaching([0]),
+    lambda s: s.your_turn("white"),
+    lambda s: s.cube(3),
+    lambda s: s.cube(2, "nobody"),
+])
+def test_bad_arguments_raise_clear_value_errors(signals, call):
+    with pytest.raises(InvalidSignalError) as info:
+        call(signals)
+    assert isinstance(info.value, ValueError)
+    assert "use" in str(info.value)  # says what would be right
+
+
+def test_spot_parsing():
+    assert parse_spots("13, 7,bar-light") == ("13", "7", "bar-light")
+    with pytest.raises(InvalidSpotError, match="'x'"):
+        parse_spots("13,x")
+
+
+def test_point_signals_differ_by_pattern_not_only_by_colour():
+    on_points = ["illegal", "accepted", "teach-source", "teach-destination"]
+    assert len({SIGNAL_TABLE[s].pattern for s in on_points}) == len(on_points)
+    status = [s for s in SIGNAL_TABLE if s.startswith("status-")]
+    assert len({SIGNAL_TABLE[s].pattern for s in status}) == len(status)
+    seat_and_bar = ["turn", "reroll", "camera-fault"]
+    assert len({SIGNAL_TABLE[s].pattern for s in seat_and_bar}) == len(seat_and_bar)
+
+
+def test_layout_puts_every_led_once_and_points_across_the_board():
+    for home in ("right", "left"):
+        order = Layout(home).order
+        assert sorted(order) == sorted(LED_NAMES) and len(order) == 36
+        # point n and point 25 - n face each other across the board
+        assert all(order.index(str(n)) + order.index(str(25 - n)) == 35 for n in range(1, 13))
+    assert Layout("right").index("1") == 12 and Layout("left").index("1") == 0
+
+
+def test_simulated_board_text_and_json(signals, board):
+    signals.illegal_play([13, 7])
+    text = board.text()
+    assert text.count("R!") == 2 and "13               red blink-fast" in text
+    data = json.loads(board.json(t_ms=0))
+    assert data["leds"]["13"] == {"colour": "red", "rgb": [255, 0, 0], "pattern": "blink-fast", "on": True}
+    assert data["leds"]["12"]["pattern"] == "off" and len(data["leds"]) == 36
+    assert json.loads(board.json(t_ms=200))["leds"]["13"]["on"] is False
+
+
+def test_simulated_board_assert_states(signals, board):
+    signals.your_turn("dark")
+    board.assert_states(list(board.states))
+    with pytest.raises(AssertionError):
+        board.assert_states([])
