@@ -72,6 +72,7 @@ class ButtonPanel:
     """
 
     def __init__(self, buttons: Mapping[str, Any], clock: Callable[[], float], hold: float = DEBOUNCE_SECONDS) -> None:
+        self._buttons = dict(buttons)  # keep the devices alive (gpiozero closes collected ones)
         self._clock = clock
         self._hold = hold
         self._edges: deque[tuple[str, float, bool]] = deque()
@@ -79,6 +80,11 @@ class ButtonPanel:
         for name, button in buttons.items():
             button.when_pressed = self._recorder(name, True)
             button.when_released = self._recorder(name, False)
+
+    def close(self) -> None:
+        """Close the buttons' pins."""
+        for button in self._buttons.values():
+            button.close()
 
     def _recorder(self, name: str, level: bool) -> Callable[[], None]:
         return lambda: self._edges.append((name, self._clock(), level))
