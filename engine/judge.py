@@ -240,15 +240,15 @@ def _dice_reasons(before: Position, dice: Sequence[int], mine: Side, theirs: Sid
     high, low = max(dice), min(dice)
     best = plays[0].dice_used if plays else 0
     for used, last_die in _partial_plays(before, dice).get((mine, theirs), ()):
+        if best == used == 1 and high != low and last_die == low:
+            return [
+                Reason(
+                    Fault.LOWER_DIE,
+                    f"only one die can be played and it must be the higher one ({high}), but the {low} was played",
+                    changed,
+                )
+            ]
         if used < best:
-            if best == 2 and used == 1 and high != low and last_die == low and _only_one_fits(plays):
-                return [
-                    Reason(
-                        Fault.LOWER_DIE,
-                        f"only one die can be played and it must be the higher one ({high}), but the {low} was played",
-                        changed,
-                    )
-                ]
             return [
                 Reason(
                     Fault.TOO_FEW_DICE,
@@ -272,10 +272,6 @@ def _too_few_text(used: int, best: int, dice: Sequence[int]) -> str:
     if best == 2:
         return "only one die was played, but both can be played"
     return f"only {used} of the {best} moves of the double were played"
-
-
-def _only_one_fits(plays: list[Play]) -> bool:
-    return bool(plays) and plays[0].dice_used == 1
 
 
 def _pip(side: Side) -> list[int]:

@@ -1,0 +1,459 @@
+"""The Jellyfish/FIBS ``.mat`` text match format: read every dialect, write GNU Backgammon's.
+
+Dialects read (``shared/formats.md``; GNU Backgammon's ``import.c`` and
+``export.c``): GNU Backgammon, Backgammon Galaxy (bar ``25``, off ``0``, one
+hop per die, ``Losses N point``, ``Wins N point and the match``), Backgammon
+Studio and eXtreme Gammon (``bar/22``, ``6/off``, ``13/11(2)``, chains
+``bar/21*/16``, combined hops ``24/14``, ``Cannot Move``, ``???``/``????``
+after a roll at which the player resigned), a UTF-8 byte-order mark, ``;``
+header tags and comments, ``0 point match`` for money sessions.
+
+The left column is player 0 (the first-listed player, dark).  ``Wins N
+points`` ends a game: after a drop it is the drop's result, on a finished
+board the natural result, otherwise a resignation by the other player.  A roll
+with nothing after the colon is a dance, or, when the game then ends by
+resignation and the roll could have been played, a roll at which the player
+resigned.  ``Losses N point`` lines repeat the ``Wins`` line and are skipped.
+
+Reading replays every play (:mod:`engine.replay`): plays are stored in GNU
+Backgammon's canonical notation, illegal ones as written.  Errors
+(:class:`MatError`) name the file, line, game and move.
+
+The writer follows GNU Backgammon's ``ExportGameJF`` layout: ``%3d) %-27s``
+for the left column, game header `` %-31s%s : %d``, one hop per die in the
+mover's numbering with bar ``25`` and off ``0``, ``*`` on hits.  Comments on
+single actions have no place in the format and are not written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Union
+
+from . import game as flow
+from .plays import legal_plays
+from .record import (
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Game,
+    Match,
+    Move,
+    Raccoon,
+    RecordError,
+    Resign,
+    Result,
+    Roll,
+    Take,
+    other,
+)
+from .replay import ReplayError, advance, check_score, finish_game, replay, GameReplay, Step
+
+
+class MatError(RecordError):
+    """A ``.mat`` text that cannot be read; names the file, line, game and move."""
+
+
+# --- the syntax layer ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Wins:
+    """A ``Wins N point(s)`` line."""
+
+    player: int
+    points: int
+
+
+Item = Union[Move, Roll, Double, Take, Drop, Beaver, Raccoon, Wins]
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    number: int
+    item: Item
+
+
+@dataclass
+class _RawGame:
+    number: int
+    line: int
+    players: tuple[str, str]
+    score: tuple[int, int]
+    items: list[_Line]
+
+
+@dataclass
+class _RawMatch:
+    length: int | None
+    tags: list[tuple[str, str]]
+    comments: list[str]
+    games: list[_RawGame]
+
+
+_TAG = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
+_LENGTH = re.compile(r"^\s*(\d+)\s+points?\s+match\b", re.I)
+_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
+_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
+_NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
+_ITEM_START = re.compile(r"(?<![\w/*])(?:[1-6][1-6]:|Doubles\b|Takes\b|Drops\b|Beavers\b|Raccoons\b|Wins\b|Losses\b)", re.I)
+_ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
+_CUBE = re.compile(r"^(Doubles|Beavers|Raccoons)(?:\s*=>\s*(\d+))?$", re.I)
+_WINS = re.compile(r"^Wins\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?\.?$", re.I)
+_LOSSES = re.compile(r"^Losses\s+(\d+)\s+points?$", re.I)
+_RIGHT_COLUMN = 12  # an item this far or farther after "n)" is in the right column
+_RIGHT_INDENT = 20  # an unnumbered line indented this far is in the right column
+
+
+def _fail(source: str, line: int, message: str, game: int | None = None, move: int | None = None) -> MatError:
+    where = f"{source}: line {line}"
+    if game is not None:
+        where += f", game {game}"
+    if move is not None:
+        where += f", move {move}"
+    return MatError(f"{where}: {message}")
+
+
+def _parse(text: str, source: str) -> _RawMatch:
+    raw = _RawMatch(None, [], [], [])
+    lines = text.lstrip("\ufeff").splitlines()
+    expect_score = False
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if expect_score:
+            raw.games[-1].players, raw.games[-1].score = _score_line(stripped, source, number)
+            expect_score = False
+        elif stripped.startswith(";"):
+            _header_line(raw, stripped, source, number)
+        elif _GAME.match(stripped):
+            raw.games.append(_RawGame(int(_GAME.match(stripped).group(1)), number, ("", ""), (0, 0), []))
+            expect_score = True
+        elif not raw.games and _LENGTH.match(stripped):
+            raw.length = int(_LENGTH.match(stripped).group(1))
+        elif raw.games:
+            raw.games[-1].items.extend(_body_line(line, source, number, raw.games[-1].number))
+        else:
+            raise _fail(source, number, f"expected a header tag, ';' comment or 'N point match', not {stripped!r}")
+    if raw.length is None:
+        raise _fail(source, len(lines), "no 'N point match' line")
+    return raw
+
+
+def _header_line(raw: _RawMatch, stripped: str, source: str, number: int) -> None:
+    tag = _TAG.match(stripped)
+    if tag:
+        raw.tags.append((tag.group(1), tag.group(2)))
+    elif not raw.games:
+        raw.comments.append(stripped[1:].strip())
+    else:
+        raise _fail(source, number, "a ';' line inside a game")
+
+
+def _score_line(stripped: str, source: str, number: int) -> tuple[tuple[str, str], tuple[int, int]]:
+    found = _SCORE.match(stripped)
+    if not found:
+        raise _fail(source, number, f"expected 'name : score   name : score', not {stripped!r}")
+    return (found.group(1), found.group(3)), (int(found.group(2)), int(found.group(4)))
+
+
+def _body_line(line: str, source: str, number: int, game: int) -> list[_Line]:
+    numbered = _NUMBERED.match(line)
+    body = numbered.group(2) if numbered else line
+    starts = [m.start() for m in _ITEM_START.finditer(body)]
+    if not starts:
+        if body.strip():
+            raise _fail(source, number, f"cannot read {body.strip()!r}", game)
+        return []
+    if body[: starts[0]].strip():
+        raise _fail(source, number, f"cannot read {body[: starts[0]].strip()!r}", game)
+    first = _first_column(body, starts[0], bool(numbered))
+    out = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(body)
+        column = min(first + k, 1)
+        if first + k > 1 and not _is_wins(body[start:end]):
+            raise _fail(source, number, "more than two moves on one line", game)
+        item = _item(body[start:end].strip(), column, source, number, game)
+        if item is not None:
+            out.append(_Line(number, item))
+    return out
+
+
+def _is_wins(text: str) -> bool:
+    return text.strip().lower().startswith(("wins", "losses"))
+
+
+def _first_column(body: str, start: int, numbered: bool) -> int:
+    """0 (left player) or 1 (right player) for the first item on a line."""
+    limit = _RIGHT_COLUMN if numbered else _RIGHT_INDENT
+    return 1 if start >= limit else 0
+
+
+def _item(text: str, player: int, source: str, number: int, game: int) -> Item | None:
+    roll = _ROLL.match(text)
+    if roll:
+        dice = (int(roll.group(1)), int(roll.group(2)))
+        rest = roll.group(3).strip()
+        if rest and set(rest) == {"?"}:
+            return Roll(player, dice)
+        if rest.lower() == "cannot move":
+            rest = ""
+        return Move(player, dice, rest)
+    cube = _CUBE.match(text)
+    if cube:
+        value = int(cube.group(2)) if cube.group(2) else 0
+        kind = cube.group(1).lower()
+        return Double(player, value) if kind == "doubles" else Beaver(player, value) if kind == "beavers" else Raccoon(player, value)
+    if text.lower() == "takes":
+        return Take(player)
+    if text.lower() == "drops":
+        return Drop(player)
+    wins = _WINS.match(text)
+    if wins:
+        return Wins(player, int(wins.group(1)))
+    if _LOSSES.match(text):
+        return None
+    raise _fail(source, number, f"cannot read {text!r}", game)
+
+
+# --- interpretation: replay each game through the rules -----------------------------
+
+
+def read_mat(text: str, source: str = "<mat>") -> Match:
+    """The match in a ``.mat`` text; ``source`` names it in error messages."""
+    raw = _parse(text, source)
+    rules, tags = _rules(raw, source)
+    state = flow.new_match(rules)
+    games: list[Game] = []
+    for number, raw_game in enumerate(raw.games, start=1):
+        try:
+            check_score(state, raw_game.score, number)
+        except ReplayError as exc:
+            raise _fail(source, raw_game.line + 1, exc.reason, number) from None
+        assert state.game is not None
+        game, done = _interpret(raw_game, state.game, number, source)
+        games.append(game)
+        state = finish_game(state, done, number)
+    players = raw.games[0].players if raw.games else _tag_players(raw.tags)
+    return Match(players, rules, tuple(games), tags, "\n".join(raw.comments))
+
+
+_RULE_TAGS = ("crawford", "jacoby", "beaver", "beavers", "cubelimit", "raccoons", "raccoon")
+
+
+def _rules(raw: _RawMatch, source: str) -> tuple[flow.Rules, tuple[tuple[str, str], ...]]:
+    assert raw.length is not None
+    found = {k.lower(): v.strip().lower() for k, v in raw.tags}
+    money = raw.length == 0
+    on = lambda key, default: found.get(key, default) in ("on", "yes", "true", "1")  # noqa: E731
+    beavers = money and (on("beaver", "off") or on("beavers", "off"))
+    limit = found.get("cubelimit", "")
+    max_cube = int(limit) if limit.isdigit() and int(limit) in {2**k for k in range(1, 13)} else 64
+    rules = flow.Rules(
+        match_length=raw.length,
+        crawford=on("crawford", "on"),
+        jacoby=money and on("jacoby", "off"),
+        beavers=beavers,
+        raccoons=beavers and (on("raccoons", "off") or on("raccoon", "off")),
+        max_cube=max_cube,
+    )
+    kept = tuple((k, v) for k, v in raw.tags if k.lower() not in _RULE_TAGS)
+    return rules, kept
+
+
+def _tag_players(tags: list[tuple[str, str]]) -> tuple[str, str]:
+    found = dict(tags)
+    return found.get("Player 1", "Player 1"), found.get("Player 2", "Player 2")
+
+
+def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tuple[Game, GameReplay]:
+    steps: list[Step] = []
+    actions: list[Action] = []
+    state = start
+    moves = 0
+    claimed: _Line | None = None
+    items = raw.items
+    for k, entry in enumerate(items):
+        if claimed is not None:
+            raise _fail(source, entry.number, "a move after the game's result", number, moves)
+        if isinstance(entry.item, Wins):
+            claimed = entry
+            continue
+        action = _action(entry.item, state, ends_game=_only_wins_follow(items, k))
+        moves += isinstance(action, Move)
+        step = _advance(state, action, source, entry.number, number, max(moves, 1))
+        actions.append(_canonical(action, step))
+        steps.append(step)
+        state = step.after
+    if claimed is not None:
+        state = _claim(claimed, state, actions, steps, source, number, max(moves, 1))
+    result = state.result
+    game = Game(
+        raw.score,
+        tuple(actions),
+        None if result is None else Result(result.winner, result.points, result.how == "resignation"),
+    )
+    return game, GameReplay(number, raw.score, tuple(steps), start, state)
+
+
+def _only_wins_follow(items: list[_Line], k: int) -> bool:
+    rest = items[k + 1 :]
+    return bool(rest) and all(isinstance(e.item, Wins) for e in rest)
+
+
+def _action(item: Item, state: flow.Game, ends_game: bool) -> Action:
+    """The record's action for a ``.mat`` item; fills cube values a dialect leaves out."""
+    if isinstance(item, Move) and not item.play and ends_game and state.phase is not flow.Phase.OPENING:
+        if legal_plays(state.position, item.dice):
+            return Roll(item.player, item.dice)
+    if isinstance(item, (Beaver, Raccoon)) and not item.cube:
+        return replace(item, cube=state.offered * 2)
+    return item  # type: ignore[return-value]
+
+
+def _advance(state: flow.Game, action: Action, source: str, line: int, game: int, move: int) -> Step:
+    try:
+        return advance(state, action, move)
+    except ReplayError as exc:
+        raise _fail(source, line, exc.reason, game, move) from None
+
+
+def _canonical(action: Action, step: Step) -> Action:
+    if isinstance(action, Move) and step.play is not None:
+        return replace(action, play=str(step.play))
+    return action
+
+
+def _claim(
+    claimed: _Line, state: flow.Game, actions: list[Action], steps: list[Step], source: str, game: int, move: int
+) -> flow.Game:
+    """The state after a ``Wins`` line: the game's result, or a resignation."""
+    assert isinstance(claimed.item, Wins)
+    winner, points = claimed.item.player, claimed.item.points
+    if state.result is None:
+        resign = Resign(other(winner), points)
+        step = _advance(state, resign, source, claimed.number, game, move)
+        actions.append(resign)
+        steps.append(step)
+        state = step.after
+    assert state.result is not None
+    if (state.result.winner, state.result.points) != (winner, points):
+        raise _fail(
+            source,
+            claimed.number,
+            f"says player {winner} wins {points} point(s); the rules give player "
+            f"{state.result.winner} {state.result.points} ({state.result.how})",
+            game,
+            move,
+        )
+    return state
+
+
+# --- the writer ---------------------------------------------------------------------
+
+
+def write_mat(match: Match) -> str:
+    """The match as GNU Backgammon exports it (``export match mat``)."""
+    done = replay(match)
+    out = [f'; [{key} "{value}"]' for key, value in match.tags]
+    out += _rule_tags(match.rules)
+    out += [f"; {line}" if line else ";" for line in match.comment.splitlines()]
+    out += ["", f" {match.length} point match", ""]
+    for game, game_replay in zip(match.games, done.games):
+        out += _game_lines(match, game, game_replay)
+    return "\n".join(out) + "\n"
+
+
+def _rule_tags(rules: flow.Rules) -> list[str]:
+    tags = [f'; [Crawford "{"On" if rules.crawford else "Off"}"]']
+    if rules.jacoby:
+        tags.append('; [Jacoby "On"]')
+    if rules.beavers:
+        tags.append('; [Beaver "On"]')
+    if rules.raccoons:
+        tags.append('; [Raccoons "On"]')
+    if rules.max_cube != 64:
+        tags.append(f'; [CubeLimit "{rules.max_cube}"]')
+    return tags
+
+
+class _Columns:
+    """Lays out half-moves two to a numbered line, left player first."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.number = 0
+        self.pending: str | None = None  # a left cell waiting for its right cell
+
+    def put(self, player: int, text: str) -> None:
+        if player == 0:
+            self.flush()
+            self.number += 1
+            self.pending = f"{self.number:3d}) {text:<27s} "
+            return
+        if self.pending is None:
+            self.number += 1
+            self.pending = f"{self.number:3d}) {'':<27s} "
+        self.lines.append((self.pending + text).rstrip())
+        self.pending = None
+
+    def flush(self) -> None:
+        if self.pending is not None:
+            self.lines.append(self.pending.rstrip())
+            self.pending = None
+
+    def result(self, winner: int, points: int) -> None:
+        self.flush()
+        indent = " " * (6 if winner == 0 else 34)
+        self.lines.append(f"{indent}Wins {points} point{'s' if points != 1 else ''}")
+
+
+def _game_lines(match: Match, game: Game, done: GameReplay) -> list[str]:
+    head = f"{match.players[0]} : {game.score[0]}"
+    lines = ["", f" Game {done.number}", f" {head:<31s}{match.players[1]} : {game.score[1]}"]
+    if done.number == 1:
+        lines = lines[1:]
+    columns = _Columns()
+    for step in done.steps:
+        text = _cell(step)
+        if text is not None:
+            columns.put(step.action.player, text)
+    if game.result is not None:
+        columns.result(game.result.winner, game.result.points)
+    columns.flush()
+    if game.result is not None:
+        columns.lines.append("")
+    return lines + columns.lines
+
+
+def _cell(step: Step) -> str | None:
+    action = step.action
+    if isinstance(action, Move):
+        return f"{action.dice[0]}{action.dice[1]}: {_hops(step)}"
+    if isinstance(action, Roll):
+        return f"{action.dice[0]}{action.dice[1]}: ????"
+    if isinstance(action, Double):
+        return f" Doubles => {action.cube}"
+    if isinstance(action, Beaver):
+        return f" Beavers => {action.cube}"
+    if isinstance(action, Raccoon):
+        return f" Raccoons => {action.cube}"
+    if isinstance(action, Take):
+        return " Takes"
+    if isinstance(action, Drop):
+        return " Drops"
+    return None  # a resignation shows as its Wins line
+
+
+def _hops(step: Step) -> str:
+    """One hop per die, bar 25 and off 0, as GNU Backgammon writes a play."""
+    assert isinstance(step.action, Move)
+    if step.play is None:
+        return step.action.play
+    hops = sorted(step.play.hops, key=lambda h: (h.src, h.dst), reverse=True)
+    return " ".join(f"{h.src}/{h.dst}{'*' if h.hit else ''}" for h in hops)
+
