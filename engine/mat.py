@@ -290,7 +290,7 @@ def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tup
         steps.append(step)
         state = step.after
     if claimed is not None:
-        state = _claim(claimed, state, actions, steps, source, number, max(moves, 1))
+        state = _claim(claimed, state, raw.score, actions, steps, (source, number, max(moves, 1)))
     result = state.result
     game = Game(
         raw.score,
@@ -329,28 +329,49 @@ def _canonical(action: Action, step: Step) -> Action:
 
 
 def _claim(
-    claimed: _Line, state: flow.Game, actions: list[Action], steps: list[Step], source: str, game: int, move: int
+    claimed: _Line, state: flow.Game, score: tuple[int, int], actions: list[Action], steps: list[Step], where: tuple[str, int, int]
 ) -> flow.Game:
-    """The state after a ``Wins`` line: the game's result, or a resignation."""
+    """The state after a ``Wins`` line: the game's result, or a resignation.
+
+    Some programs write only the points the winner needed for the match (``Wins
+    2 point and the match`` with the cube on 4); such a claim is accepted when
+    the rules' result also wins the match.
+    """
     assert isinstance(claimed.item, Wins)
+    source, game, move = where
     winner, points = claimed.item.player, claimed.item.points
+    length = state.rules.match_length
+    needed = length - score[winner] if length else 0
     if state.result is None:
-        resign = Resign(other(winner), points)
+        resign = Resign(other(winner), _resign_points(points, state.cube, needed))
         step = _advance(state, resign, source, claimed.number, game, move)
         actions.append(resign)
         steps.append(step)
         state = step.after
     assert state.result is not None
-    if (state.result.winner, state.result.points) != (winner, points):
+    given = state.result.points
+    capped = 0 < needed <= min(points, given)
+    if state.result.winner != winner or (given != points and not capped):
         raise _fail(
             source,
             claimed.number,
             f"says player {winner} wins {points} point(s); the rules give player "
-            f"{state.result.winner} {state.result.points} ({state.result.how})",
+            f"{state.result.winner} {given} ({state.result.how})",
             game,
             move,
         )
     return state
+
+
+def _resign_points(points: int, cube: int, needed: int) -> int:
+    """The points of the resignation a ``Wins`` line stands for: 1, 2 or 3
+    times the cube; a claim capped at the match takes the least that wins it."""
+    level, rest = divmod(points, cube)
+    if not rest and 1 <= level <= 3:
+        return points
+    if 0 < needed <= points:
+        return next((k * cube for k in (1, 2, 3) if k * cube >= needed), points)
+    return points
 
 
 # --- the writer ---------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import Iterator
 from . import game as flow
 from .ids import GameState, MatchId, Xgid
 from .judge import judge
-from .plays import Play, PlayError, after_written, parse_play
+from .plays import Play, PlayError, after_written, parse_play, play_for
 from .position import Position, PositionError
 from .record import (
     Action,
@@ -122,22 +122,27 @@ def read_play(position: Position, dice: tuple[int, int], text: str) -> tuple[Pla
     """The legal play ``text`` describes, or (for an illegal one) None, the
     position it leads to and the reasons it is illegal.  Mover's view.
 
-    Raises :class:`PlayError` when the text cannot be read or moves a checker
-    that is not there.
+    Every point a checker is written to land on (``20/18 18/14``, ``20/18*/14``)
+    hits a blot there; a combined hop (``24/14``) hits on the way only when the
+    rules leave no other way.  Raises :class:`PlayError` when the text cannot be
+    read or moves a checker that is not there.
     """
+    try:
+        written = after_written(position, text) if text.strip() else position
+    except PositionError as exc:
+        raise PlayError(f"{text!r} leads to an impossible position: {exc}") from None
+    play = play_for(position, dice, written)
+    if play is not None:
+        return play, play.after, ()
     try:
         play = parse_play(text, position, dice)
         return play, play.after, ()
     except PlayError:
         pass
-    try:
-        after = after_written(position, text) if text.strip() else position
-    except PositionError as exc:
-        raise PlayError(f"{text!r} leads to an impossible position: {exc}") from None
-    verdict = judge(position, dice, after)
+    verdict = judge(position, dice, written)
     if verdict.legal:
-        return verdict.play, after, ()
-    return None, after, tuple(r.text for r in verdict.reasons)
+        return verdict.play, written, ()
+    return None, written, tuple(r.text for r in verdict.reasons)
 
 
 # --- one game ------------------------------------------------------------------
