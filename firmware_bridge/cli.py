@@ -19,7 +19,7 @@ from .errors import BridgeError
 from .layout import Layout, parse_spots
 from .link import LedController
 from .ports import list_candidates, SerialConnector
-from .signals import SIGNAL_TABLE, Signals
+from .signals import SIGNAL_TABLE, Look, Signals
 from .simulated import SimulatedBoard, state_dict
 
 SIGNALS = ("illegal", "accepted", "turn", "reroll", "teaching", "cube", "camera-fault", "clear")
@@ -128,9 +128,16 @@ def _list_ports() -> int:
 
 
 def _table() -> int:
+    print("| signal | colour | pattern | where | meaning |")
+    print("|---|---|---|---|---|")
     for look in SIGNAL_TABLE.values():
-        print("%-24s %-6s %-11s %-52s %s" % (look.signal, look.colour.name, look.pattern.label, look.where, look.meaning))
+        print(table_row(look))
     return 0
+
+
+def table_row(look: Look) -> str:
+    """One signal as a Markdown table row (the same rows are in hardware/README.md)."""
+    return "| %s | %s | %s | %s | %s |" % (look.signal, look.colour.name, look.pattern.label, look.where, look.meaning)
 
 
 def _say(message: str) -> None:

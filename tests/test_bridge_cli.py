@@ -81,3 +81,21 @@ def test_no_source_file_imports_another_layer(module):
         if name.endswith(".py"):
             text = open(os.path.join(root, name), encoding="utf-8").read()
             assert "import %s" % module not in text and "from %s" % module not in text, name
+
+
+def test_the_hardware_readme_carries_the_signal_table_unchanged():
+    from firmware_bridge import SIGNAL_TABLE
+
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "hardware", "README.md"), encoding="utf-8").read()
+    rows = [line for line in readme.splitlines() if line.startswith("| ") and line.count("|") == 6]
+    table = [r for r in rows if r.split("|")[1].strip() in SIGNAL_TABLE]
+    assert table == [cli.table_row(look) for look in SIGNAL_TABLE.values()]
+
+
+def test_the_readme_index_map_matches_the_layout():
+    from firmware_bridge import Layout
+
+    order = Layout("right").order
+    assert order[6] == "bar-dark" and order[13] == "turn-dark" and order[29] == "bar-light"
+    assert order[0:6] == ("12", "11", "10", "9", "8", "7") and order[30:] == ("18", "17", "16", "15", "14", "13")
+    assert order[15:21] == tuple("cube-%d" % v for v in (2, 4, 8, 16, 32, 64))

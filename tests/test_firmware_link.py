@@ -68,12 +68,20 @@ class StubWDT:
         self.feeds += 1
 
 
+class StubTimer:
+    def __init__(self, period, callback):
+        self.period, self.callback = period, callback
+
+
 @pytest.fixture
 def firmware(monkeypatch):
     """The firmware modules (bgled, main) loaded with stubbed hardware modules."""
     calls: list[int] = []
-    machine = types.SimpleNamespace(Pin=StubPin, WDT=StubWDT)
+    bootsel: list[int] = []  # values rp2.bootsel_button() returns, then 0
+    machine = types.SimpleNamespace(Pin=StubPin, WDT=StubWDT, Timer=StubTimer)
     micropython = types.SimpleNamespace(kbd_intr=calls.append)
+    rp2 = types.SimpleNamespace(bootsel_button=lambda: bootsel.pop(0) if bootsel else 0)
+    monkeypatch.setitem(sys.modules, "rp2", rp2)
     monkeypatch.setitem(sys.modules, "machine", machine)
     monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=StubNeoPixel))
     monkeypatch.setitem(sys.modules, "micropython", micropython)
@@ -82,7 +90,7 @@ def firmware(monkeypatch):
     spec = importlib.util.spec_from_file_location("bgref_firmware_main", FIRMWARE / "main.py")
     main = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(main)
-    return types.SimpleNamespace(main=main, bgled=sys.modules["bgled"], kbd_intr_calls=calls)
+    return types.SimpleNamespace(main=main, bgled=sys.modules["bgled"], kbd_intr_calls=calls, bootsel=bootsel)
 
 
 class Rig:
@@ -201,9 +209,18 @@ def test_main_disables_ctrl_c_feeds_the_watchdog_and_drives_pin_16(rig, firmware
     rig.pump()  # the host holds the port open
     controller = firmware.main.make_controller(rig.ticks, lambda a, b: a - b)
     firmware.main.main(port=rig.port, controller=controller, steps=3)
-    assert firmware.kbd_intr_calls == [-1]
+    assert firmware.kbd_intr_calls[0] == -1
     assert controller.strip.pin.id == 16 and controller.strip.n == 36
     assert controller.strip.written  # rendered at least once
+
+
+def test_bootsel_hands_the_port_back_to_the_repl(rig, firmware):
+    rig.pump()
+    firmware.bootsel.extend([0, 0, 1])
+    controller = firmware.main.make_controller(rig.ticks, lambda a, b: a - b)
+    timer = firmware.main.main(port=rig.port, controller=controller)  # returns: BOOTSEL pressed
+    assert firmware.kbd_intr_calls == [-1, 3]
+    assert len(controller.strip.written) >= 1 and timer.period == 1000
 
 
 def test_a_lost_ack_makes_the_host_resend_the_same_frame(rig):

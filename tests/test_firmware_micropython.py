@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PICO_FILES = {
     ROOT / "firmware_bridge" / "protocol.py": {"struct", "collections", "ucollections"},
     ROOT / "hardware" / "firmware" / "bgled.py": {"firmware_bridge", "protocol"},
-    ROOT / "hardware" / "firmware" / "main.py": {"select", "sys", "time", "machine", "micropython", "neopixel", "bgled"},
+    ROOT / "hardware" / "firmware" / "main.py": {"select", "sys", "time", "machine", "micropython", "neopixel", "rp2", "bgled"},
 }
 
 

@@ -169,10 +169,12 @@ def run_once(controller, port, timeout_ms=10):
     controller.render()
 
 
-def run(controller, port, steps=None, feed=None, timeout_ms=10):
-    """The main loop (forever when ``steps`` is None); ``feed`` kicks the watchdog."""
+def run(controller, port, steps=None, feed=None, stop=None, timeout_ms=10):
+    """The main loop: until ``stop()`` is true or ``steps`` turns; ``feed`` kicks the watchdog."""
     done = 0
     while steps is None or done < steps:
+        if stop is not None and stop():
+            return
         run_once(controller, port, timeout_ms)
         if feed is not None:
             feed()

@@ -11,12 +11,13 @@ import time
 import machine
 import micropython
 import neopixel
+import rp2
 
 import bgled
 
 DATA_PIN = 16  # GP16, physical pin 21 -> 74AHCT125 -> 330 ohm -> strip DIN
 LED_COUNT = 36  # must match firmware_bridge.layout.LED_COUNT
-WATCHDOG_MS = 8000
+WATCHDOG_MS = 8000  # rp2 maximum is about 8.3 s
 
 
 def make_controller(clock=None, diff=None):
@@ -33,11 +34,13 @@ def usb_port():
 
 
 def main(port=None, controller=None, steps=None):
-    """Run the controller; never returns on the Pico."""
+    """Run the controller until BOOTSEL is pressed (then back to the REPL, for updates)."""
     micropython.kbd_intr(-1)  # a 0x03 byte in a frame must not raise KeyboardInterrupt
     controller = controller or make_controller()
     watchdog = machine.WDT(timeout=WATCHDOG_MS)
-    bgled.run(controller, port or usb_port(), steps, feed=watchdog.feed)
+    bgled.run(controller, port or usb_port(), steps, feed=watchdog.feed, stop=rp2.bootsel_button)
+    micropython.kbd_intr(3)  # maintenance: Ctrl-C and mpremote work again
+    return machine.Timer(period=1000, callback=lambda timer: watchdog.feed())  # the REPL stays up
 
 
 if __name__ == "__main__":
