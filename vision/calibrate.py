@@ -1,0 +1,249 @@
+"""Calibration: from one image of the start position, learn where and what everything is.
+
+1. Find the board and fit lens + homography (:mod:`vision.board`), or take four corners
+   given by hand.
+2. Learn the layout: which side holds the home boards (the start position's occupancy
+   pattern is a mirror image for the two choices) and where dark sits (dark's inlay is
+   the darker of the two checker colours).
+3. Learn colour classes from the now-known start position: copper rims, dark and light
+   inlays, each point's leather, the wood of the field and of the bar.
+4. Read the calibration image back; if it does not read as the start position, refuse.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import Lens, canonical_maps, homography_from_corners, locate_board, order_corners, to_canonical
+from vision.config import CalibrationConfig, ReaderConfig
+from vision.errors import BoardNotFoundError, CalibrationError, StartPositionNotFoundError
+from vision.geometry import START_POINTS, BoardGeometry, Layout, checker_centre
+from vision.profiles import ColourClass, Profiles, frame_band, lab_image, sample_profiles
+
+Image = NDArray[np.uint8]
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """Everything :func:`vision.read.read_board` needs about one installation."""
+
+    image_size: tuple[int, int]
+    lens: Lens
+    homography: NDArray[np.float64]  # undistorted image pixels -> canonical mm
+    layout: Layout
+    classes: dict[str, ColourClass]  # copper, dark, light, field, bar
+    leather: tuple[ColourClass, ...]  # per canonical point column (24, dark's numbering)
+    frame_reference: tuple[float, float, float]  # median BGR of the frame band
+    wood_lightness: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "bgref-calibration",
+            "version": FORMAT_VERSION,
+            "image_size": list(self.image_size),
+            "lens": {"k1": self.lens.k1, "centre": list(self.lens.centre), "norm": self.lens.norm},
+            "homography": self.homography.tolist(),
+            "layout": self.layout.to_json(),
+            "classes": {k: v.to_json() for k, v in self.classes.items()},
+            "leather": [c.to_json() for c in self.leather],
+            "frame_reference": list(self.frame_reference),
+            "wood_lightness": self.wood_lightness,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Calibration:
+        try:
+            if data.get("format") != "bgref-calibration" or data.get("version") != FORMAT_VERSION:
+                raise CalibrationError(f"not a bgref calibration (format {data.get('format')!r}, version {data.get('version')!r})")
+            lens = data["lens"]
+            return cls(
+                image_size=(int(data["image_size"][0]), int(data["image_size"][1])),
+                lens=Lens(float(lens["k1"]), (float(lens["centre"][0]), float(lens["centre"][1])), float(lens["norm"])),
+                homography=np.array(data["homography"], np.float64).reshape(3, 3),
+                layout=Layout(bool(data["layout"]["home_right"]), bool(data["layout"]["dark_bottom"])),
+                classes={k: ColourClass.from_json(v) for k, v in data["classes"].items()},
+                leather=tuple(ColourClass.from_json(v) for v in data["leather"]),
+                frame_reference=tuple(float(v) for v in data["frame_reference"]),  # type: ignore[arg-type]
+                wood_lightness=float(data["wood_lightness"]),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            if isinstance(exc, CalibrationError):
+                raise
+            raise CalibrationError(f"malformed calibration: {exc!r}") from None
+
+
+def load_calibration(path: str | Path) -> Calibration:
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CalibrationError(f"cannot read calibration {str(path)!r}: {exc}") from None
+    if not isinstance(data, dict):
+        raise CalibrationError(f"not a bgref calibration: {str(path)!r}")
+    return Calibration.from_json(data)
+
+
+def parse_corners(text: str) -> NDArray[np.float64]:
+    """``x1,y1,x2,y2,x3,y3,x4,y4`` (the board's outer corners in image pixels, any order)."""
+    try:
+        values = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
+    except ValueError:
+        raise ValueError(f"corners must be 8 numbers x1,y1,...,x4,y4, got {text!r}") from None
+    if len(values) != 8:
+        raise ValueError(f"corners must be 8 numbers x1,y1,...,x4,y4, got {len(values)} in {text!r}")
+    return np.array(values, np.float64).reshape(4, 2)
+
+
+# ----------------------------------------------------------------------------- layout
+
+
+def _texture(lab: NDArray[np.float32], geo: BoardGeometry, ppm: float, xy: tuple[float, float]) -> float:
+    """Contrast (std of L) in a checker-sized disc: a copper-rimmed checker is busy, leather is plain."""
+    r = geo.checker_diameter / 2 * 0.95
+    x0, x1 = int((xy[0] - r) * ppm), int((xy[0] + r) * ppm)
+    y0, y1 = int((xy[1] - r) * ppm), int((xy[1] + r) * ppm)
+    patch = lab[max(0, y0):y1, max(0, x0):x1, 0]
+    return float(patch.std()) if patch.size else 0.0
+
+
+def _start_slots(geo: BoardGeometry, layout: Layout) -> tuple[list[tuple[float, float]], list[tuple[float, float]], list[tuple[float, float]]]:
+    """Centres of dark's and light's start checkers and of the empty first slots."""
+    dark, light, empty = [], [], []
+    for p, n in enumerate(START_POINTS, start=1):
+        if n == 0:
+            empty += [checker_centre(geo, layout, p, i)[:2] for i in range(2)]
+        for i in range(abs(n)):
+            (dark if n > 0 else light).append(checker_centre(geo, layout, p, i)[:2])
+    return dark, light, empty
+
+
+def learn_layout(cfg: CalibrationConfig, lab: NDArray[np.float32]) -> Layout:
+    geo, ppm = cfg.reader.geometry, cfg.reader.px_per_mm
+    scores = {}
+    for home_right in (True, False):
+        dark, light, empty = _start_slots(geo, Layout(home_right, True))
+        occ = np.mean([_texture(lab, geo, ppm, xy) for xy in dark + light])
+        emp = np.mean([_texture(lab, geo, ppm, xy) for xy in empty])
+        scores[home_right] = occ / max(emp, 1e-3)
+    home_right = scores[True] >= scores[False]
+    if max(scores.values()) < cfg.min_occupancy_contrast:
+        raise StartPositionNotFoundError(
+            f"the board does not show the start position (checker contrast {max(scores.values()):.2f} "
+            f"< {cfg.min_occupancy_contrast})"
+        )
+    dark, light, _ = _start_slots(geo, Layout(home_right, True))
+    a = _mean_colour(lab, ppm, dark, geo.checker_diameter / 2 * cfg.inlay_radius)
+    b = _mean_colour(lab, ppm, light, geo.checker_diameter / 2 * cfg.inlay_radius)
+    if float(np.linalg.norm(a - b)) < cfg.min_inlay_separation:
+        raise StartPositionNotFoundError(
+            f"cannot tell dark checkers from light ones (inlay colours {float(np.linalg.norm(a - b)):.1f} apart)"
+        )
+    if a[0] <= b[0]:  # the checkers placed as dark's are the darker ones
+        return Layout(home_right, True)
+    # same occupancy with the colours swapped: the layout mirrored across the long axis
+    return Layout(not home_right, False)
+
+
+def _disc_pixels(lab: NDArray[np.float32], ppm: float, centres: list[tuple[float, float]], r0: float, r1: float) -> NDArray[np.float32]:
+    out = []
+    h, w = lab.shape[:2]
+    for cx, cy in centres:
+        x0, x1 = max(0, int((cx - r1) * ppm)), min(w, int((cx + r1) * ppm) + 1)
+        y0, y1 = max(0, int((cy - r1) * ppm)), min(h, int((cy + r1) * ppm) + 1)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        rad = np.hypot((xx + 0.5) / ppm - cx, (yy + 0.5) / ppm - cy)
+        out.append(lab[y0:y1, x0:x1][(rad >= r0) & (rad <= r1)])
+    return np.concatenate(out) if out else np.zeros((0, 3), np.float32)
+
+
+def _mean_colour(lab: NDArray[np.float32], ppm: float, centres: list[tuple[float, float]], r: float) -> NDArray[np.float32]:
+    return np.median(_disc_pixels(lab, ppm, centres, 0.0, r), axis=0)
+
+
+# ----------------------------------------------------------------------------- colour classes
+
+
+def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layout) -> tuple[dict[str, ColourClass], tuple[ColourClass, ...]]:
+    geo, ppm, rcfg = cfg.reader.geometry, cfg.reader.px_per_mm, cfg.reader
+    r = geo.checker_diameter / 2
+    dark, light, _ = _start_slots(geo, layout)
+    classes = {
+        "copper": ColourClass.fit(_disc_pixels(lab, ppm, dark + light, r * cfg.rim_band[0], r * cfg.rim_band[1]), rcfg.min_std),
+        "dark": ColourClass.fit(_disc_pixels(lab, ppm, dark, 0.0, r * cfg.inlay_radius), rcfg.min_std),
+        "light": ColourClass.fit(_disc_pixels(lab, ppm, light, 0.0, r * cfg.inlay_radius), rcfg.min_std),
+    }
+    profiles = sample_profiles(rcfg, lab, layout)
+    steps = profiles.positions  # the centre line comes first in each point's profile
+    empty = [i for i, n in enumerate(START_POINTS) if n == 0]
+    centre = {i: profiles.points[i][: len(steps)] for i in range(24)}
+    leather_px = {i: centre[i][(steps > 5) & (steps < 0.75 * geo.point_length)] for i in range(24)}
+    field_px = np.concatenate([centre[i][(steps > geo.point_length + 5) & (steps < 148)] for i in empty])
+    classes["field"] = ColourClass.fit(field_px, rcfg.min_std)
+    classes["bar"] = ColourClass.fit(np.concatenate([profiles.bar_dark, profiles.bar_light]), rcfg.min_std)
+    cube = _disc_pixels(lab, ppm, [geo.centre], 0.0, geo.cube_edge * 0.4)
+    classes["white"] = ColourClass.fit(cube[cube[:, 0] >= np.percentile(cube[:, 0], 40)], rcfg.min_std)
+    leather = []
+    for i in range(24):
+        if START_POINTS[i] == 0:
+            leather.append(ColourClass.fit(leather_px[i], rcfg.min_std))
+        else:  # hidden under checkers: take the nearest empty point of the same colour (every other point)
+            same = [j for j in empty if (j - i) % 2 == 0 and (j < 12) == (i < 12)]
+            j = min(same, key=lambda k: abs(k - i))
+            leather.append(ColourClass.fit(leather_px[j], rcfg.min_std))
+    return classes, tuple(leather)
+
+
+# ----------------------------------------------------------------------------- calibrate
+
+
+def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64] | None = None) -> Calibration:
+    """Calibrate on one image of the start position (no dice, cube in the middle).
+
+    Raises :class:`BoardNotFoundError` or :class:`StartPositionNotFoundError`.
+    """
+    from vision.read import read_board  # the check reads the image back
+
+    if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
+        raise BoardNotFoundError("not a colour image of a usable size")
+    geo, rcfg = cfg.reader.geometry, cfg.reader
+    h, w = image.shape[:2]
+    if corners is None:
+        lens, hom = locate_board(cfg.finder, image, geo)
+    else:
+        lens = Lens(0.0, (w / 2.0, h / 2.0), float(max(w, h)))
+        hom = homography_from_corners(order_corners(corners), geo)
+    maps = canonical_maps(lens, hom, geo, rcfg.px_per_mm)
+    canon = to_canonical(image, maps)
+    lab = lab_image(canon)
+    layout = learn_layout(cfg, lab)
+    classes, leather = learn_classes(cfg, lab, layout)
+    band = frame_band(rcfg, canon)
+    ref = tuple(float(v) for v in np.median(band, axis=0))
+    wood_l = float(np.median(lab_image(band.reshape(-1, 1, 3))[..., 0]))
+    cal = Calibration((w, h), lens, hom, layout, classes, leather, ref, wood_l)  # type: ignore[arg-type]
+    reading = read_board(rcfg, cal, image, maps=maps)
+    if reading["points"] != list(START_POINTS) or reading["bar"] != {"dark": 0, "light": 0}:
+        raise StartPositionNotFoundError(f"the board does not read as the start position: points {reading['points']!r}")
+    return cal
+
+
+def warp_maps(cfg: ReaderConfig, cal: Calibration) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    return canonical_maps(cal.lens, cal.homography, cfg.geometry, cfg.px_per_mm)
+
+
+__all__ = [
+    "Calibration",
+    "calibrate",
+    "load_calibration",
+    "parse_corners",
+    "warp_maps",
+    "BoardNotFoundError",
+    "StartPositionNotFoundError",
+]
+

@@ -1,0 +1,53 @@
+"""Thresholds of the board reader and of calibration (one place, no literals in the stages)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vision.board import BoardFinderConfig
+from vision.dice import DiceConfig
+from vision.geometry import BoardGeometry
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderConfig:
+    """How a calibrated frame is read."""
+
+    geometry: BoardGeometry = field(default_factory=BoardGeometry)
+    dice: DiceConfig = field(default_factory=DiceConfig)
+    px_per_mm: float = 2.0  # resolution of the canonical top-down image
+    profile_length: float = 176.0  # mm sampled along each point from its base
+    profile_step: float = 1.0  # mm between samples
+    strip_half_width: float = 1.5  # mm either side of each sampled line
+    lateral_lines: tuple[float, ...] = (0.0, -8.0, 8.0)  # mm off a point's centre line, sampled along it
+    max_shift: int = 5  # mm a stack may sit off its nominal place along the point
+    rim_inner: float = 0.70  # inner radius of a checker's copper rim / its radius
+    min_std: tuple[float, float, float] = (7.0, 4.0, 4.0)  # floor of a colour class's spread (Lab)
+    loglik_floor: float = -14.0  # a sample explains nothing worse than this
+    unexplained_loglik: float = -9.0  # below this for every class a sample is "foreign"
+    occluded_fraction: float = 0.25  # a point with more foreign samples is occluded
+    bar_profile_start: float = 13.0  # mm from the board's centre (leaves room for the cube)
+    bar_max: int = 4  # checkers a player can have visible on the bar
+    # dice and cube: light, nearly grey blobs
+    white_min_lightness: float = 40.0  # Lab L above the median wood L
+    white_max_chroma: float = 22.0
+    die_min_side: float = 11.0  # mm
+    die_max_side: float = 18.2  # mm: the shorter side of a die's footprint
+    cube_min_side: float = 18.2
+    cube_max_side: float = 27.0
+    max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
+    flat_max_aspect: float = 1.18  # a cocked die's footprint is longer
+    cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
+    confidence_margin: float = 6.0  # log-likelihood margin that counts as certain
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationConfig:
+    """How calibration finds the board and learns the set from the start position."""
+
+    finder: BoardFinderConfig = field(default_factory=BoardFinderConfig)
+    reader: ReaderConfig = field(default_factory=ReaderConfig)
+    rim_band: tuple[float, float] = (0.78, 0.93)  # radii (fraction of checker radius) sampled as copper
+    inlay_radius: float = 0.5  # radius sampled as inlay
+    min_occupancy_contrast: float = 1.5  # texture ratio occupied / empty points at the start
+    min_inlay_separation: float = 12.0  # Lab distance between dark and light inlays

@@ -1,0 +1,122 @@
+"""Colour classes and colour profiles sampled along each point and along the bar."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.config import ReaderConfig
+from vision.geometry import BoardGeometry, Layout, point_axis, transform
+
+Image = NDArray[np.uint8]
+Lab = NDArray[np.float32]
+
+
+def lab_image(bgr: Image) -> Lab:
+    """Lab with L, a, b on 0..255 (OpenCV's 8-bit scaling) as float32."""
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class ColourClass:
+    """A diagonal Gaussian in Lab."""
+
+    mean: tuple[float, float, float]
+    std: tuple[float, float, float]
+
+    @classmethod
+    def fit(cls, pixels: NDArray[np.float32], min_std: tuple[float, float, float]) -> ColourClass:
+        px = np.asarray(pixels, np.float32).reshape(-1, 3)
+        if len(px) == 0:
+            raise ValueError("no pixels to learn a colour from")
+        mean = np.median(px, axis=0)
+        mad = np.median(np.abs(px - mean), axis=0) * 1.4826
+        std = np.maximum(mad, np.asarray(min_std, np.float32))
+        return cls(tuple(float(v) for v in mean), tuple(float(v) for v in std))  # type: ignore[arg-type]
+
+    def loglik(self, lab: NDArray[np.float32], floor: float) -> NDArray[np.float32]:
+        z = (lab - np.asarray(self.mean, np.float32)) / np.asarray(self.std, np.float32)
+        return np.maximum(-0.5 * (z * z).sum(axis=-1), floor)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": [round(v, 3) for v in self.mean], "std": [round(v, 3) for v in self.std]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ColourClass:
+        return cls(tuple(float(v) for v in data["mean"]), tuple(float(v) for v in data["std"]))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Profiles:
+    """Mean Lab colour at each sample position along each point and each half of the bar."""
+
+    positions: NDArray[np.float64]  # mm from the point's base
+    points: NDArray[np.float32]  # (24, lines x S, 3), dark's numbering; lines = cfg.lateral_lines
+    bar_positions: NDArray[np.float64]  # mm from the board's centre
+    bar_dark: NDArray[np.float32]  # (B, 3)
+    bar_light: NDArray[np.float32]
+
+
+Grid = tuple[NDArray[np.intp], NDArray[np.intp]]
+
+
+@lru_cache(maxsize=16)
+def _sample_grid(cfg: ReaderConfig, layout: Layout) -> tuple[Grid, Grid, NDArray[np.float64], NDArray[np.float64]]:
+    """Pixel (rows, cols) of every profile sample x lateral offset: 24 points, then the 2 bar halves."""
+    geo = cfg.geometry
+    s = np.arange(0.0, cfg.profile_length, cfg.profile_step)
+    lat = np.linspace(-cfg.strip_half_width, cfg.strip_half_width, 3)
+    xs, ys = [], []
+    for p in range(1, 25):
+        (bx, by), (dx, dy) = point_axis(geo, layout, p)
+        px, py = [], []
+        for line in cfg.lateral_lines:
+            off = line + lat
+            px.append(bx + dx * s[:, None] - dy * off[None, :])
+            py.append(by + dy * s[:, None] + dx * off[None, :])
+        xs.append(np.concatenate(px))
+        ys.append(np.concatenate(py))
+    bs = np.arange(cfg.bar_profile_start, geo.depth_inner / 2, cfg.profile_step)
+    bxs, bys = _bar_axis(geo, layout, bs, lat)
+    return _pixels(cfg, np.array(xs), np.array(ys)), _pixels(cfg, np.array(bxs), np.array(bys)), s, bs
+
+
+def _pixels(cfg: ReaderConfig, xs: NDArray[np.float64], ys: NDArray[np.float64]) -> Grid:
+    ppm, geo = cfg.px_per_mm, cfg.geometry
+    cols = np.clip(np.round(xs * ppm - 0.5).astype(np.intp), 0, int(round(geo.width * ppm)) - 1)
+    rows = np.clip(np.round(ys * ppm - 0.5).astype(np.intp), 0, int(round(geo.depth * ppm)) - 1)
+    return rows, cols
+
+
+def _bar_axis(geo: BoardGeometry, layout: Layout, bs: NDArray[np.float64], lat: NDArray[np.float64]) -> tuple[list[Any], list[Any]]:
+    xs, ys = [], []
+    cx, cy = geo.centre
+    for towards_dark in (True, False):
+        sign = 1.0 if towards_dark else -1.0  # standard layout: dark's side is +y
+        arr = np.array([[transform(geo, layout, (cx + lt, cy + sign * b)) for lt in lat] for b in bs])
+        xs.append(arr[..., 0])
+        ys.append(arr[..., 1])
+    return xs, ys
+
+
+def sample_profiles(cfg: ReaderConfig, lab: Lab, layout: Layout) -> Profiles:
+    (prow, pcol), (brow, bcol), s, bs = _sample_grid(cfg, layout)
+    pts = lab[prow, pcol].mean(axis=2)
+    bar = lab[brow, bcol].mean(axis=2)
+    return Profiles(s, pts, bs, bar[0], bar[1])
+
+
+def frame_band(cfg: ReaderConfig, canon: Image) -> NDArray[np.uint8]:
+    """Pixels of the frame (the outer wooden band), as an (N, 3) array."""
+    ppm, geo = cfg.px_per_mm, cfg.geometry
+    f = int(geo.frame * ppm)
+    inset = max(1, f // 4)
+    h, w = canon.shape[:2]
+    parts = [canon[inset:f - inset, inset:w - inset], canon[h - f + inset:h - inset, inset:w - inset],
+             canon[f:h - f, inset:f - inset], canon[f:h - f, w - f + inset:w - inset]]
+    return np.concatenate([p.reshape(-1, 3) for p in parts])

@@ -1,0 +1,365 @@
+"""Read a calibrated frame: checkers on points and bar, dice and the cube.
+
+Checker counts are read generatively: for every point and every hypothesis (0..15
+checkers, dark or light, stack shifted a few mm along the point) the colour classes
+expected along the point's centre line are known from the set's geometry (copper rim,
+inlay, leather, wood; a sixth to tenth checker lies on the first layer, offset, and so
+on). The hypothesis whose expected classes best explain the sampled colours wins;
+its margin over the best other count is the confidence. Samples that no class
+explains are foreign (a hand, an arm, a cup); a point with many of them is reported
+as occluded instead of guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import to_canonical
+from vision.calibrate import Calibration, warp_maps
+from vision.config import ReaderConfig
+from vision.dice import count_pips
+from vision.errors import BoardNotFoundError, CalibrationError
+from vision.geometry import BoardGeometry, half_of, side_of
+from vision.profiles import ColourClass, frame_band, lab_image, sample_profiles
+
+Image = NDArray[np.uint8]
+Maps = tuple[NDArray[np.float32], NDArray[np.float32]]
+
+COPPER, INLAY, LEATHER, FIELD = 0, 1, 2, 3
+CUBE_FACES = (2, 4, 8, 16, 32, 64)
+
+
+# ----------------------------------------------------------------------------- expected profiles
+
+
+def _stack_labels(cfg: ReaderConfig, n: int, positions: NDArray[np.float64], lateral: NDArray[np.float64],
+                  shift: float, first: float, background: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Class expected at each (position, lateral offset) for ``n`` checkers, the first centred at ``first`` + shift."""
+    geo = cfg.geometry
+    r = geo.checker_diameter / 2
+    labels = background.copy()
+    top = np.full(len(positions), -1)
+    for k in range(n):
+        layer, slot = divmod(k, 5)
+        c = first + shift + geo.checker_diameter * slot + geo.layer_offset * layer
+        d = np.hypot(positions - c, lateral)
+        cover = (d < r) & (layer >= top)
+        labels[cover] = np.where(d[cover] >= cfg.rim_inner * r, COPPER, INLAY)
+        top[cover] = layer
+    return labels
+
+
+@lru_cache(maxsize=8)
+def point_label_table(cfg: ReaderConfig) -> NDArray[np.int64]:
+    """(16 counts, shifts, lines x samples) expected classes along a point."""
+    geo = cfg.geometry
+    s1 = np.arange(0.0, cfg.profile_length, cfg.profile_step)
+    s = np.tile(s1, len(cfg.lateral_lines))
+    lateral = np.repeat(np.asarray(cfg.lateral_lines, np.float64), len(s1))
+    half_width = geo.point_width / 2 * np.clip(1 - s / geo.point_length, 0, 1)
+    background = np.where(np.abs(lateral) < half_width, LEATHER, FIELD)
+    shifts = range(-cfg.max_shift, cfg.max_shift + 1)
+    r = geo.checker_diameter / 2
+    return np.array([[_stack_labels(cfg, n, s, lateral, d, r, background) for d in shifts] for n in range(16)])
+
+
+@lru_cache(maxsize=8)
+def bar_label_table(cfg: ReaderConfig) -> NDArray[np.int64]:
+    """(bar_max+1, shifts, samples) expected classes along one half of the bar (FIELD = bar wood)."""
+    geo = cfg.geometry
+    s = np.arange(cfg.bar_profile_start, geo.depth_inner / 2, cfg.profile_step)
+    background = np.full(len(s), FIELD)
+    first = geo.cube_edge / 2 + geo.checker_diameter / 2
+    shifts = range(-cfg.max_shift, cfg.max_shift + 1)
+    table = []
+    for n in range(cfg.bar_max + 1):
+        rows = []
+        for d in shifts:
+            lab = background.copy()
+            for k in range(n):  # bar checkers lie in a single row
+                c = first + d + geo.checker_diameter * k
+                dist = np.abs(s - c)
+                cover = dist < geo.checker_diameter / 2
+                lab[cover] = np.where(dist[cover] >= cfg.rim_inner * geo.checker_diameter / 2, COPPER, INLAY)
+            rows.append(lab)
+        table.append(rows)
+    return np.array(table)
+
+
+# ----------------------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True, slots=True)
+class StackReading:
+    count: int | None  # signed: + dark, - light; None when occluded
+    confidence: float
+    foreign: float  # fraction of samples that no colour class explains
+
+
+def _score(loglik: NDArray[np.float32], table: NDArray[np.int64]) -> NDArray[np.float32]:
+    """loglik (..., 4 classes, S) and table (N, D, S) -> (..., N) best over shifts."""
+    s_idx = np.arange(table.shape[-1])
+    gathered = loglik[..., table, s_idx]  # (..., N, D, S)
+    return gathered.sum(axis=-1).max(axis=-1)
+
+
+def _class_loglik(cfg: ReaderConfig, cal: Calibration, prof: NDArray[np.float32], leather: ColourClass | None,
+                  background: ColourClass) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
+    """Per colour (dark, light): (2, 4, S) log-likelihoods, and the foreign-sample mask."""
+    fl = cfg.loglik_floor
+    cop = cal.classes["copper"].loglik(prof, fl)
+    dark = cal.classes["dark"].loglik(prof, fl)
+    light = cal.classes["light"].loglik(prof, fl)
+    back = background.loglik(prof, fl)
+    lea = leather.loglik(prof, fl) if leather is not None else back
+    white = cal.classes["white"].loglik(prof, fl) if "white" in cal.classes else np.full_like(back, fl)
+    ll = np.stack([np.stack([cop, dark, lea, back]), np.stack([cop, light, lea, back])])
+    best = np.max(np.stack([cop, dark, light, back, lea, white]), axis=0)
+    return ll, best < cfg.unexplained_loglik
+
+
+def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32]) -> list[StackReading]:
+    table = point_label_table(cfg)
+    out = []
+    for i in range(24):
+        ll, foreign = _class_loglik(cfg, cal, profiles[i], cal.leather[i], cal.classes["field"])
+        frac = float(foreign.mean())
+        if frac > cfg.occluded_fraction:
+            out.append(StackReading(None, 0.0, frac))
+            continue
+        scores = _score(ll, table)  # (2 colours, 16)
+        best_per_n = scores.max(axis=0)
+        n = int(np.argmax(best_per_n))
+        others = np.delete(best_per_n, n)
+        margin = float(best_per_n[n] - others.max())
+        colour_margin = float(abs(scores[0, n] - scores[1, n])) if n else margin
+        dark = scores[0, n] >= scores[1, n]
+        conf = float(np.clip(min(margin, colour_margin) / cfg.confidence_margin, 0.0, 1.0))
+        out.append(StackReading(n if dark else -n, conf, frac))
+    return out
+
+
+def read_bar(cfg: ReaderConfig, cal: Calibration, dark_half: NDArray[np.float32], light_half: NDArray[np.float32]) -> dict[str, StackReading]:
+    table = bar_label_table(cfg)
+    out = {}
+    for name, prof, colour in (("dark", dark_half, 0), ("light", light_half, 1)):
+        ll, foreign = _class_loglik(cfg, cal, prof, None, cal.classes["bar"])
+        frac = float(foreign.mean())
+        if frac > cfg.occluded_fraction:
+            out[name] = StackReading(None, 0.0, frac)
+            continue
+        scores = _score(ll[colour], table)
+        n = int(np.argmax(scores))
+        margin = float(scores[n] - np.delete(scores, n).max())
+        out[name] = StackReading(n, float(np.clip(margin / cfg.confidence_margin, 0, 1)), frac)
+    return out
+
+
+# ----------------------------------------------------------------------------- dice and cube
+
+
+@dataclass(frozen=True, slots=True)
+class WhiteBlob:
+    centre: tuple[float, float]  # canonical mm
+    size: tuple[float, float]  # (short, long) mm
+    angle: float
+    contour: NDArray[np.int32]  # canonical pixels
+
+
+def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: NDArray[np.float32]) -> list[WhiteBlob]:
+    ppm = cfg.px_per_mm
+    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
+    mask = ((lab[..., 0] > cal.wood_lightness + cfg.white_min_lightness) & (chroma < cfg.white_max_chroma)).astype(np.uint8)
+    k = max(3, int(round(ppm * 2)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    blobs = []
+    for c in contours:
+        if cv2.contourArea(c) < (cfg.die_min_side * ppm) ** 2 * 0.6:
+            continue
+        (cx, cy), (w, h), ang = cv2.minAreaRect(c)
+        short, long = sorted((w / ppm, h / ppm))
+        if short < cfg.die_min_side or long > cfg.max_footprint:
+            continue
+        blobs.append(WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c))
+    return blobs
+
+
+def _top_face(cfg: ReaderConfig, canon: Image, lab: NDArray[np.float32], blob: WhiteBlob) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """Centre, size (px) and angle of the brightest face inside a cocked die's footprint."""
+    mask = np.zeros(lab.shape[:2], np.uint8)
+    cv2.drawContours(mask, [blob.contour], -1, 1, -1)
+    x, y, w, h = cv2.boundingRect(blob.contour)
+    sub = lab[y:y + h, x:x + w, 0]
+    m = mask[y:y + h, x:x + w].astype(bool)
+    vals = sub[m].astype(np.uint8)
+    thr, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    lo = np.percentile(vals, 15)
+    bright = ((sub > max(thr, lo)) & m).astype(np.uint8)
+    k = max(3, int(round(cfg.px_per_mm * 2)) | 1)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        (cx, cy), (bw, bh), ang = cv2.minAreaRect(blob.contour)
+        return (cx, cy), (bw, bh), ang
+    c = max(contours, key=cv2.contourArea) + np.array([x, y])
+    (cx, cy), (bw, bh), ang = cv2.minAreaRect(c)
+    return (cx, cy), (bw, bh), ang
+
+
+def read_die(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: NDArray[np.float32], blob: WhiteBlob) -> dict[str, Any]:
+    flat = blob.size[1] / max(blob.size[0], 1e-3) <= cfg.flat_max_aspect
+    if flat:
+        (cx, cy), (w, h), ang = cv2.minAreaRect(blob.contour)
+    else:
+        (cx, cy), (w, h), ang = _top_face(cfg, canon, lab, blob)
+    inset = cfg.dice.face_inset
+    crop = _crop(canon, (cx, cy), (w * (1 - 2 * inset), h * (1 - 2 * inset)), ang, 48)
+    value, conf, _ = count_pips(cfg.dice, crop)
+    return {
+        "value": value,
+        "flat": bool(flat),
+        "half": half_of(cfg.geometry, cal.layout, blob.centre),
+        "confidence": round(conf, 3),
+        "xy_mm": [round(blob.centre[0], 1), round(blob.centre[1], 1)],
+    }
+
+
+def _crop(canon: Image, centre: tuple[float, float], size: tuple[float, float], angle: float, out: int) -> Image:
+    """An upright ``out`` x ``out`` crop of a rotated rectangle."""
+    (cx, cy), (w, h) = centre, size
+    src = cv2.boxPoints(((cx, cy), (max(w, 1.0), max(h, 1.0)), angle)).astype(np.float32)
+    dst = np.array([[0, out], [0, 0], [out, 0], [out, out]], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(canon, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+@lru_cache(maxsize=4)
+def cube_templates(size: int) -> tuple[tuple[int, NDArray[np.float32]], ...]:
+    """Ink masks of the cube's numerals (upright, 4 rotations each)."""
+    out = []
+    for face in CUBE_FACES:
+        text = str(face)
+        tile = np.zeros((size, size), np.uint8)
+        scale = size / 48 * (1.0 if len(text) == 1 else 0.8)
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 1)
+        cv2.putText(tile, text, ((size - tw) // 2, (size + th) // 2), cv2.FONT_HERSHEY_DUPLEX, scale, 255, max(1, size // 40), cv2.LINE_AA)
+        t = cv2.GaussianBlur(tile.astype(np.float32) / 255.0, (3, 3), 0)
+        for r in range(4):
+            out.append((face, np.ascontiguousarray(np.rot90(t, r))))
+    return tuple(out)
+
+
+def read_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, blob: WhiteBlob) -> dict[str, Any]:
+    ppm = cfg.px_per_mm
+    (cx, cy), (w, h), ang = cv2.minAreaRect(blob.contour)
+    size = int(round(cfg.geometry.cube_edge * ppm * 2))
+    crop = _crop(canon, (cx, cy), (w, h), ang, size + 8)
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    ink = np.clip((np.median(grey) - grey) / max(float(np.median(grey) - grey.min()), 1.0), 0, 1).astype(np.float32)
+    best, best_face = -1.0, None
+    for face, tmpl in cube_templates(size):
+        score = float(cv2.matchTemplate(ink, tmpl, cv2.TM_CCOEFF_NORMED).max())
+        if score > best:
+            best, best_face = score, face
+    geo = cfg.geometry
+    centre = _is_centre(cfg, blob.centre)
+    value = 1 if (best_face == 64 and centre) else best_face
+    position = "centre" if centre else side_of(geo, cal.layout, blob.centre)
+    return {"value": value, "position": position, "confidence": round(max(best, 0.0), 3),
+            "xy_mm": [round(blob.centre[0], 1), round(blob.centre[1], 1)]}
+
+
+def _is_centre(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
+    geo: BoardGeometry = cfg.geometry
+    b0, b1 = geo.bar_x
+    return b0 - 5 <= xy[0] <= b1 + 5 and abs(xy[1] - geo.depth / 2) <= cfg.cube_centre_radius
+
+
+# ----------------------------------------------------------------------------- the reading
+
+
+def normalise_light(cfg: ReaderConfig, cal: Calibration, canon: Image) -> Image:
+    """Scale each channel so the frame's wood matches its colour at calibration."""
+    band = frame_band(cfg, canon)
+    now = np.median(band, axis=0).astype(np.float32)
+    gain = np.asarray(cal.frame_reference, np.float32) / np.maximum(now, 1.0)
+    gain = np.clip(gain, 0.25, 4.0)
+    return cv2.convertScaleAbs(canon.astype(np.float32) * gain[None, None, :])
+
+
+def check_frame(cfg: ReaderConfig, cal: Calibration, image: Image) -> None:
+    if image is None or image.ndim != 3 or image.shape[2] != 3:
+        raise BoardNotFoundError("not a colour image")
+    h, w = image.shape[:2]
+    if (w, h) != cal.image_size:
+        raise CalibrationError(f"frame is {w}x{h} but the calibration was made at {cal.image_size[0]}x{cal.image_size[1]}")
+
+
+def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | None = None) -> dict[str, Any]:
+    """One board-spec reading (plus confidences and ``occluded``) of a calibrated frame."""
+    check_frame(cfg, cal, image)
+    maps = warp_maps(cfg, cal) if maps is None else maps
+    canon = normalise_light(cfg, cal, to_canonical(image, maps))
+    lab = lab_image(canon)
+    prof = sample_profiles(cfg, lab, cal.layout)
+    points = read_points(cfg, cal, prof.points)
+    bar = read_bar(cfg, cal, prof.bar_dark, prof.bar_light)
+    foreign = float(np.mean([p.foreign for p in points]))
+    if foreign > 0.9:
+        raise BoardNotFoundError(f"the calibrated board is not in view ({100 * foreign:.0f}% of it unrecognised)")
+    dice, cube = [], None
+    for blob in white_blobs(cfg, cal, lab):
+        if blob.size[0] >= cfg.cube_min_side and cube is None:
+            cube = read_cube(cfg, cal, canon, blob)
+        elif blob.size[0] <= cfg.die_max_side:
+            dice.append(read_die(cfg, cal, canon, lab, blob))
+    return _assemble(points, bar, dice, cube)
+
+
+def _assemble(points: list[StackReading], bar: dict[str, StackReading], dice: list[dict[str, Any]], cube: dict[str, Any] | None) -> dict[str, Any]:
+    occluded = [f"point:{i + 1}" for i, p in enumerate(points) if p.count is None]
+    occluded += [f"bar:{k}" for k, v in bar.items() if v.count is None]
+    counts = [p.count for p in points]
+    bar_counts = {k: v.count for k, v in bar.items()}
+    off: dict[str, int | None] = {"dark": None, "light": None}
+    if not occluded:
+        on_dark = sum(c for c in counts if c and c > 0) + (bar_counts["dark"] or 0)
+        on_light = sum(-c for c in counts if c and c < 0) + (bar_counts["light"] or 0)
+        off = {"dark": 15 - on_dark, "light": 15 - on_light}
+    if any(v is not None and v < 0 for v in off.values()):
+        off = {"dark": None, "light": None}
+    public_dice = [{k: d[k] for k in ("value", "flat", "half")} for d in dice]
+    return {
+        "points": counts,
+        "bar": bar_counts,
+        "off": off,
+        "dice": public_dice,
+        "cube": None if cube is None else {"value": cube["value"], "position": cube["position"]},
+        "confidence": {
+            "points": [round(p.confidence, 3) for p in points],
+            "bar": {k: round(v.confidence, 3) for k, v in bar.items()},
+            "dice": [d["confidence"] for d in dice],
+            "cube": None if cube is None else cube["confidence"],
+        },
+        "occluded": occluded,
+        "image": {"dice_mm": [d["xy_mm"] for d in dice], "cube_mm": None if cube is None else cube["xy_mm"]},
+    }
+
+
+class BoardReader:
+    """Holds a calibration and its precomputed warp; ``reader(frame)`` reads one frame."""
+
+    def __init__(self, cal: Calibration, cfg: ReaderConfig | None = None) -> None:
+        self.cfg = cfg or ReaderConfig()
+        self.cal = cal
+        self.maps = warp_maps(self.cfg, cal)
+
+    def __call__(self, image: Image) -> dict[str, Any]:
+        return read_board(self.cfg, self.cal, image, self.maps)
