@@ -1,0 +1,576 @@
+"""The referee's decisions: settled board readings and button presses in,
+engine events, LED signals and messages out.
+
+Pure: no camera, clock, file or LED here.  The rules live in ``engine``; this
+module only interprets what the camera sees (seeds, "Irregularities"):
+
+- the opening roll is one die each, rolled into the roller's right-hand half;
+- a roll is two dice, flat, in the roller's right-hand half, else it is rolled
+  again; a roll made before the opponent picked up their dice is void;
+- the turn ends when the roller picks up the dice; then the play is judged;
+- an illegal play waits: the player corrects it, or the opponent accepts it as
+  made (button, or by rolling or turning the cube, as the rules agreed say);
+- a double is the cube turned to the next value and pushed to the opponent's
+  side; the doubler rolling next means it was taken; a drop is said with the
+  button (or the web page), or seen as the checkers set up again.
+
+Players: 0 is dark, 1 is light.  Points named to the LEDs are dark's numbers.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping
+
+from engine.board import Board
+from engine.game import (
+    AcceptIllegal,
+    Double,
+    Drop,
+    Event,
+    EventRefused,
+    Match,
+    Move,
+    OpeningRoll,
+    Phase,
+    Roll,
+    Rules,
+    Take,
+    Beaver,
+    apply_to_match,
+    new_match,
+)
+from engine.judge import Verdict, judge
+from engine.plays import legal_plays
+from engine.position import Position, PositionError
+
+COLOURS = ("dark", "light")
+
+
+class Mode(enum.Enum):
+    REFEREE = "referee"
+    TEACH = "teach"
+    RECORD = "record"  # silent: no LED verdicts
+    TOURNAMENT = "tournament"  # no hints
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the referee works for these players (rules are in ``rules``)."""
+
+    rules: Rules = field(default_factory=Rules)
+    players: tuple[str, str] = ("Dark", "Light")
+    mode: Mode = Mode.REFEREE
+    dark_right_half: str = "home"  # the half on dark's right: "home" or "outer"
+
+    def right_half(self, player: int) -> str:
+        """The half a player rolls into (their right-hand side)."""
+        if player == 0:
+            return self.dark_right_half
+        return "outer" if self.dark_right_half == "home" else "home"
+
+
+# --- what the camera saw ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeenDie:
+    value: int | None
+    flat: bool
+    half: str  # home, outer, off
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A settled reading of the board (board-spec JSON)."""
+
+    board: Board
+    dice: tuple[SeenDie, ...] = ()
+    cube_value: int | None = 1
+    cube_position: str | None = "centre"
+    occluded: tuple[str, ...] = ()
+    unsure_points: frozenset[int] = frozenset()  # dark's numbers read with low confidence
+
+    @classmethod
+    def from_reading(cls, reading: Mapping[str, Any]) -> Seen:
+        dice = tuple(
+            SeenDie(d.get("value"), bool(d.get("flat", True)), str(d.get("half", "off"))) for d in reading.get("dice") or ()
+        )
+        cube = reading.get("cube") or None
+        unsure = frozenset(
+            i + 1 for i, c in enumerate((reading.get("confidence") or {}).get("points") or []) if c is not None and c < 0.6
+        )
+        return cls(
+            board=Board.from_reading(reading),
+            dice=dice,
+            cube_value=cube.get("value") if cube else None,
+            cube_position=cube.get("position") if cube else None,
+            occluded=tuple(reading.get("occluded") or ()),
+            unsure_points=unsure,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button (GPIO or web page): accept, correct, take, drop, new_game, mode."""
+
+    button: str
+
+
+# --- what the referee says ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """An LED message: ``kind`` names a :class:`firmware_bridge.Signals` method."""
+
+    kind: str
+    args: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A message for the players (console, web page) and for the record."""
+
+    text: str
+    level: str = "info"  # info, warning, illegal
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one observation led to: events for the journal (in order), LED
+    signals and notes."""
+
+    events: tuple[Event, ...] = ()
+    signals: tuple[Signal, ...] = ()
+    notes: tuple[Note, ...] = ()
+    verdict: Verdict | None = None
+
+
+class Stage(enum.Enum):
+    SETUP = "waiting for the start position"
+    PLAYING = "playing"
+    ILLEGAL = "an illegal play waits for correction or acceptance"
+    OVER = "game over: set up the checkers for the next game"
+
+
+@dataclass(frozen=True, slots=True)
+class Referee:
+    """The referee's whole state: the match (engine) and what it waits for."""
+
+    settings: Settings
+    match: Match
+    stage: Stage = Stage.SETUP
+    illegal_after: Position | None = None  # the illegal play seen, mover's view
+    illegal_verdict: Verdict | None = None
+    dice_on_board: bool = False  # the current roll's dice are still seen
+
+    @property
+    def game(self):  # engine.game.Game
+        assert self.match.game is not None
+        return self.match.game
+
+
+def start(settings: Settings) -> Referee:
+    """A referee waiting for the players to set up the first game."""
+    return Referee(settings=settings, match=new_match(settings.rules))
+
+
+def resume(settings: Settings, events: Iterable[Event]) -> Referee:
+    """The referee after replaying journalled events (crash or power cut)."""
+    ref = start(settings)
+    match = ref.match
+    for event in events:
+        match = apply_to_match(match, event)
+    stage = Stage.PLAYING if match.games_played or match.game.phase is not Phase.OPENING else Stage.SETUP
+    if match.game is not None and match.game.phase is Phase.OPENING and match.games_played:
+        stage = Stage.OVER
+    if match.winner is not None:
+        stage = Stage.OVER
+    return replace(ref, match=match, stage=stage)
+
+
+# --- the decision function -------------------------------------------------------------
+
+
+def observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
+    """The referee after a settled reading or a button press, and what it says."""
+    if isinstance(seen, Press):
+        return _press(ref, seen)
+    if seen.occluded:
+        return ref, Outcome()  # a hand or cup hides part of the board: wait
+    handler = {
+        Stage.SETUP: _setup,
+        Stage.PLAYING: _playing,
+        Stage.ILLEGAL: _illegal,
+        Stage.OVER: _over,
+    }[ref.stage]
+    return handler(ref, seen)
+
+
+def _say(*notes: Note, signals: Iterable[Signal] = (), events: Iterable[Event] = (), verdict: Verdict | None = None) -> Outcome:
+    return Outcome(tuple(events), tuple(signals), notes, verdict)
+
+
+def _is_start(board: Board) -> bool:
+    try:
+        return board.position(0) == Position.start()
+    except PositionError:
+        return False
+
+
+def _setup(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    if not _is_start(seen.board):
+        return ref, Outcome()
+    ref = replace(ref, stage=Stage.PLAYING)
+    out = _say(Note("start position seen: each player rolls one die for the opening roll"), signals=[_cube_signal(ref)])
+    if seen.dice:
+        ref, more = _playing(ref, seen)
+        return ref, _merge(out, more)
+    return ref, out
+
+
+def _over(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    if ref.match.winner is not None:
+        return ref, Outcome()
+    return _setup(replace(ref, stage=Stage.SETUP), seen)
+
+
+def _merge(a: Outcome, b: Outcome) -> Outcome:
+    return Outcome(a.events + b.events, a.signals + b.signals, a.notes + b.notes, b.verdict or a.verdict)
+
+
+def _playing(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    phase = ref.game.phase
+    if phase is Phase.OPENING:
+        return _opening(ref, seen)
+    if phase is Phase.ROLL:
+        return _await_roll(ref, seen)
+    if phase is Phase.MOVE:
+        return _in_play(ref, seen)
+    if phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED):
+        return _cube_pending(ref, seen)
+    return ref, Outcome()
+
+
+# --- rolls ----------------------------------------------------------------------------
+
+
+def _roll_problem(ref: Referee, dice: tuple[SeenDie, ...], player: int, count: int) -> str | None:
+    """Why the dice seen are not a valid roll of ``count`` dice by ``player``."""
+    if len(dice) != count:
+        return None if len(dice) < count else f"{len(dice)} dice on the board"
+    if any(d.value is None for d in dice):
+        return "a die cannot be read"
+    if any(not d.flat for d in dice):
+        return "a die is cocked"
+    half = ref.settings.right_half(player)
+    if any(d.half != half for d in dice):
+        return f"the dice must land in {COLOURS[player]}'s right-hand half"
+    return None
+
+
+def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    dice = seen.dice
+    if len(dice) < 2:
+        return ref, Outcome()
+    if len(dice) > 2 or any(d.value is None or not d.flat for d in dice):
+        return ref, _reroll(None, "opening roll: roll again (a die is cocked, unreadable, or there are extra dice)")
+    by_half = {d.half: d.value for d in dice}
+    halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+    if set(by_half) != set(halves):
+        return ref, _reroll(None, "opening roll: each player rolls one die into their own right-hand half")
+    d0, d1 = by_half[halves[0]], by_half[halves[1]]
+    assert d0 is not None and d1 is not None
+    event = OpeningRoll((d0, d1))
+    match = apply_to_match(ref.match, event)
+    if match.game.phase is Phase.OPENING:
+        note = "equal opening dice: roll again"
+        if match.game.cube > ref.game.cube:
+            note += f" (automatic double: the cube is at {match.game.cube})"
+        return replace(ref, match=match), _say(Note(note), signals=[Signal("reroll_needed", (None,))], events=[event])
+    first = match.game.turn
+    ref = replace(ref, match=match, dice_on_board=True)
+    return ref, _say(
+        Note(f"{ref.settings.players[first]} plays first with {max(d0, d1)}-{min(d0, d1)}"),
+        signals=[Signal("your_turn", (COLOURS[first],))] + _teaching(ref),
+        events=[event],
+    )
+
+
+def _reroll(player: int | None, why: str) -> Outcome:
+    side = COLOURS[player] if player is not None else None
+    return _say(Note(why, "warning"), signals=[Signal("reroll_needed", (side,))])
+
+
+def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    player = ref.game.turn
+    if ref.dice_on_board:
+        if seen.dice:
+            return ref, Outcome()  # the last roller has not picked up yet
+        ref = replace(ref, dice_on_board=False)
+    cube = _cube_action(ref, seen, player)
+    if cube is not None:
+        return cube
+    if not seen.dice:
+        return ref, Outcome()
+    problem = _roll_problem(ref, seen.dice, player, 2)
+    if problem:
+        return ref, _reroll(player, f"{ref.settings.players[player]}: roll again: {problem}")
+    if len(seen.dice) < 2:
+        return ref, Outcome()
+    if not _same_checkers(ref, seen):
+        return ref, _say(Note("the checkers moved before the roll: put them back", "warning"), signals=[Signal("look_needed", ())])
+    dice = (seen.dice[0].value, seen.dice[1].value)
+    assert dice[0] is not None and dice[1] is not None
+    event = Roll(player, (dice[0], dice[1]))
+    match = apply_to_match(ref.match, event)
+    ref = replace(ref, match=match, dice_on_board=True)
+    plays = legal_plays(match.game.position, match.game.dice)
+    note = f"{ref.settings.players[player]} rolled {max(dice)}-{min(dice)}"
+    if not plays:
+        note += ": no legal play; pick up the dice"
+    return ref, _say(Note(note), signals=_teaching(ref), events=[event])
+
+
+def _same_checkers(ref: Referee, seen: Seen) -> bool:
+    return Board.from_position(ref.game.position, ref.game.turn) == seen.board
+
+
+# --- the cube ---------------------------------------------------------------------------
+
+
+def _cube_signal(ref: Referee) -> Signal:
+    g = ref.game
+    owner = None if g.cube_owner is None else COLOURS[g.cube_owner]
+    return Signal("cube", (g.cube, owner))
+
+
+def _cube_action(ref: Referee, seen: Seen, player: int) -> tuple[Referee, Outcome] | None:
+    """A double seen at the start of ``player``'s turn: the cube turned up and
+    pushed to the opponent's side."""
+    g = ref.game
+    if seen.cube_value is None or seen.cube_position is None:
+        return None
+    expected_position = "centre" if g.cube_owner is None else COLOURS[g.cube_owner]
+    if seen.cube_position == expected_position and _cube_value(seen) == g.cube:
+        return None
+    if seen.cube_position == COLOURS[1 - player] and _cube_value(seen) == g.cube * 2:
+        try:
+            match = apply_to_match(ref.match, Double(player))
+        except EventRefused as exc:
+            return ref, _say(Note(f"the cube cannot be turned: {exc}", "illegal"), signals=[Signal("look_needed", ())])
+        ref = replace(ref, match=match)
+        return ref, _say(
+            Note(f"{ref.settings.players[player]} doubles to {g.cube * 2}: take (roll on) or drop (button)"),
+            signals=[Signal("cube", (g.cube * 2, COLOURS[1 - player]))],
+            events=[Double(player)],
+        )
+    return None
+
+
+def _cube_value(seen: Seen) -> int:
+    # The 64 face in the middle is the cube at 1.
+    if seen.cube_position == "centre" and seen.cube_value == 64:
+        return 1
+    return seen.cube_value or 1
+
+
+def _cube_pending(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    g = ref.game
+    answering = g.turn
+    doubler = 1 - answering
+    if g.phase is Phase.DOUBLED and ref.settings.rules.beavers and seen.cube_position == COLOURS[answering] and _cube_value(seen) == g.offered * 2:
+        match = apply_to_match(ref.match, Beaver(answering))
+        return replace(ref, match=match), _say(
+            Note(f"{ref.settings.players[answering]} beavers: the cube is at {g.offered * 2}"),
+            signals=[Signal("cube", (g.offered * 2, COLOURS[answering]))],
+            events=[Beaver(answering)],
+        )
+    if _is_start(seen.board) and not seen.dice:
+        return _drop(ref, answering)
+    if seen.dice and _roll_problem(ref, seen.dice, doubler, 2) is None and len(seen.dice) == 2:
+        # The doubler rolls on: the double was taken.
+        match = apply_to_match(ref.match, Take(answering))
+        ref = replace(ref, match=match)
+        ref, out = _await_roll(ref, seen)
+        return ref, _merge(_say(Note(f"{ref.settings.players[answering]} took"), events=[Take(answering)], signals=[_cube_signal(ref)]), out)
+    return ref, Outcome()
+
+
+def _drop(ref: Referee, player: int) -> tuple[Referee, Outcome]:
+    match = apply_to_match(ref.match, Drop(player))
+    ref = replace(ref, match=match, stage=Stage.OVER, dice_on_board=False)
+    return ref, _say(_result_note(ref, f"{ref.settings.players[player]} drops"), events=[Drop(player)], signals=[Signal("cube", (1, None))])
+
+
+def _result_note(ref: Referee, how: str) -> Note:
+    result = ref.match.last_result
+    assert result is not None
+    text = f"{how}: {ref.settings.players[result.winner]} wins {result.points} point{'s' if result.points != 1 else ''}"
+    score = ref.match.score
+    text += f"; score {ref.settings.players[0]} {score[0]}, {ref.settings.players[1]} {score[1]}"
+    if ref.match.winner is not None:
+        text += f"; {ref.settings.players[ref.match.winner]} wins the match"
+    return Note(text)
+
+
+# --- the play ------------------------------------------------------------------------------
+
+
+def _in_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    if seen.dice:
+        return ref, Outcome()  # the turn ends when the roller picks up the dice
+    return _judge_seen(replace(ref, dice_on_board=False), seen)
+
+
+def _explained(ref: Referee, seen: Seen) -> Position | tuple[tuple[int, ...], tuple[int, ...]]:
+    """The checkers seen, preferring a legal play that differs from the
+    reading only on points read with low confidence."""
+    g = ref.game
+    mine, theirs = seen.board.sides(g.turn)
+    if not seen.unsure_points:
+        return mine, theirs
+    for play in legal_plays(g.position, g.dice):
+        differs = Board.from_position(play.after, g.turn).points
+        wrong = {i + 1 for i, (a, b) in enumerate(zip(differs, seen.board.points)) if a != b}
+        if wrong and wrong <= seen.unsure_points:
+            return play.after
+    return mine, theirs
+
+
+def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    g = ref.game
+    player = g.turn
+    after = _explained(ref, seen)
+    verdict = judge(g.position, g.dice, after)
+    name = ref.settings.players[player]
+    if verdict.legal:
+        return _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
+    if ref.settings.mode is Mode.RECORD:
+        # Silent recording: the play is recorded as made, with its reasons.
+        return _accept_illegal(replace(ref, illegal_after=_as_position(after), illegal_verdict=verdict), "recorded as made")
+    points = _dark_points(verdict.points, player)
+    reasons = "; ".join(r.text for r in verdict.reasons)
+    hint = f" (did you mean {verdict.closest[0]}?)" if verdict.closest and ref.settings.mode is not Mode.TOURNAMENT else ""
+    ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
+    return ref, _say(
+        Note(f"illegal play by {name}: {reasons}{hint}", "illegal"),
+        signals=[Signal("illegal_play", (points,))],
+        verdict=verdict,
+    )
+
+
+def _as_position(after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> Position | None:
+    if isinstance(after, Position):
+        return after
+    try:
+        return Position(*after)
+    except PositionError:
+        return None  # impossible as seen (e.g. 16 checkers): cannot be accepted
+
+
+def _dark_points(points: Iterable[int], player: int) -> tuple[int | str, ...]:
+    """Mover's numbers (25 = bar, 0 = off) as LED spots in dark's numbering."""
+    out: list[int | str] = []
+    for p in points:
+        if p == 25:
+            out.append(f"bar-{COLOURS[player]}")
+        elif 1 <= p <= 24:
+            out.append(p if player == 0 else 25 - p)
+    return tuple(out)
+
+
+def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple[Referee, Outcome]:
+    player = move.player
+    ref_games = ref.match.games_played
+    match = apply_to_match(ref.match, move)
+    ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None)
+    moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
+    signals = [] if ref.settings.mode is Mode.RECORD else [Signal("play_accepted", (moved,))]
+    notes = [Note(text)]
+    if match.games_played > ref_games:
+        ref = replace(ref, stage=Stage.OVER)
+        notes.append(_result_note(ref, f"{ref.settings.players[player]} bore off"))
+        return ref, _say(*notes, signals=signals, events=[move], verdict=verdict)
+    signals.append(Signal("your_turn", (COLOURS[1 - player],)))
+    return ref, _say(*notes, signals=signals, events=[move], verdict=verdict)
+
+
+def _illegal(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    g = ref.game
+    opponent = 1 - g.turn
+    # The opponent rolling (or turning the cube) accepts the play as made.
+    if seen.dice and _roll_problem(ref, seen.dice, opponent, 2) is None and len(seen.dice) == 2:
+        ref, out = _accept_illegal(ref, "accepted as made: the opponent rolled")
+        if ref.stage is Stage.OVER:
+            return ref, out
+        ref, more = _await_roll(ref, seen)
+        return ref, _merge(out, more)
+    if (
+        ref.settings.rules.accept_illegal is AcceptIllegal.ROLL_OR_DOUBLE
+        and seen.cube_position == COLOURS[g.turn]
+        and _cube_value(seen) == g.cube * 2
+    ):
+        ref, out = _accept_illegal(ref, "accepted as made: the opponent turned the cube")
+        ref, more = _await_roll(ref, seen)
+        return ref, _merge(out, more)
+    if seen.dice:
+        return ref, Outcome()
+    # The player corrects: judge the board again.
+    return _judge_seen(ref, seen)
+
+
+def _accept_illegal(ref: Referee, how: str) -> tuple[Referee, Outcome]:
+    g = ref.game
+    if ref.illegal_after is None:
+        return ref, _say(Note("this play cannot be accepted: the board is impossible as seen; correct it", "illegal"), signals=[Signal("look_needed", ())])
+    verdict = ref.illegal_verdict
+    reasons = "; ".join(r.text for r in verdict.reasons) if verdict else ""
+    move = Move(g.turn, ref.illegal_after, accept_illegal=True)
+    ref, out = _commit_play(ref, move, verdict or Verdict(False, None), f"{ref.settings.players[g.turn]}'s illegal play {how} ({reasons})")
+    return ref, out
+
+
+# --- buttons ---------------------------------------------------------------------------------
+
+
+def _press(ref: Referee, press: Press) -> tuple[Referee, Outcome]:
+    button = press.button
+    if button == "accept" and ref.stage is Stage.ILLEGAL:
+        return _accept_illegal(ref, "accepted as made by the opponent")
+    if button == "correct" and ref.stage is Stage.ILLEGAL:
+        return ref, _say(Note("correct the play: the blinking points show where"), signals=[Signal("illegal_play", (_dark_points(ref.illegal_verdict.points, ref.game.turn),))])
+    if button == "drop" and ref.game.phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED):
+        return _drop(ref, ref.game.turn)
+    if button == "take" and ref.game.phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED):
+        answering = ref.game.turn
+        match = apply_to_match(ref.match, Take(answering))
+        ref = replace(ref, match=match)
+        return ref, _say(Note(f"{ref.settings.players[answering]} took"), events=[Take(answering)], signals=[_cube_signal(ref)])
+    return ref, _say(Note(f"the {button} button does nothing now ({ref.stage.value})", "warning"))
+
+
+# --- teaching ------------------------------------------------------------------------------------
+
+
+def _teaching(ref: Referee) -> list[Signal]:
+    """In teaching mode, the points the player may move from."""
+    if ref.settings.mode is not Mode.TEACH or ref.game.dice is None:
+        return []
+    player = ref.game.turn
+    mine = ref.game.position.on_roll
+    sources = {h.src for p in legal_plays(ref.game.position, ref.game.dice) for h in p.hops if mine[h.src - 1]}
+    return [Signal("teaching", (_dark_points(sorted(sources), player),))]
+
+
+def teaching_destinations(ref: Referee, lifted_from: int) -> tuple[int | str, ...]:
+    """Where a checker lifted from dark's point ``lifted_from`` may go this turn (dark's numbers)."""
+    g = ref.game
+    if g.dice is None:
+        return ()
+    player = g.turn
+    src = lifted_from if player == 0 else 25 - lifted_from
+    dests = {h.dst for p in legal_plays(g.position, g.dice) for h in p.hops if h.src == src}
+    return _dark_points(sorted(d for d in dests if d), player)
