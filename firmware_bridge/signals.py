@@ -9,7 +9,7 @@ colour-blind player can read it (``hardware/README.md`` prints the same table).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Protocol
 
 from .errors import InvalidSignalError
 from .layout import BARS, CUBE_VALUES, Side, check_side, spot_led
@@ -139,19 +139,39 @@ def _spots(points: Iterable[int | str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(spot_led(p) for p in points))
 
 
+class StatusSink(Protocol):
+    """Anything that shows a :class:`Look` (the Pi's status LED)."""
+
+    def show(self, look: Look) -> None:
+        """Show ``look`` from now on."""
+
+    def tick(self) -> object:
+        """Update the LED for the current instant."""
+
+
 class Signals:
     """The referee's vocabulary: each call changes the scene and updates the LEDs.
 
     ``sink`` shows whole-board states (a :class:`~firmware_bridge.link.LedController`
-    or a :class:`~firmware_bridge.simulated.SimulatedBoard`); ``clock`` gives seconds.
-    Call :meth:`tick` regularly so that timed signals (play accepted) end.
+    or a :class:`~firmware_bridge.simulated.SimulatedBoard`); ``clock`` gives seconds;
+    ``status`` is the Pi's status LED (:class:`~firmware_bridge.gpio.StatusLight`), if any.
+    Call :meth:`tick` regularly so that timed signals end and the status LED blinks.
+
+    >>> from firmware_bridge import SimulatedBoard
+    >>> board = SimulatedBoard()
+    >>> signals = Signals(board, clock=lambda: 0.0)
+    >>> signals.illegal_play([13, 7])
+    >>> sorted((name, light.colour.name, light.pattern.label) for name, light in board.current.lit().items())
+    [('13', 'red', 'blink-fast'), ('7', 'red', 'blink-fast')]
     """
 
-    def __init__(self, sink: LedSink, clock: Callable[[], float]) -> None:
+    def __init__(self, sink: LedSink, clock: Callable[[], float], status: StatusSink | None = None) -> None:
         self._sink = sink
         self._clock = clock
+        self._status = status
         self._scene = Scene()
         self._shown: LedState | None = None
+        self._status_shown: Look | None = None
 
     @property
     def scene(self) -> Scene:
@@ -203,7 +223,17 @@ class Signals:
         if state != self._shown:
             self._sink.show(state)
             self._shown = state
+        self._tick_status()
         return state
+
+    def _tick_status(self) -> None:
+        if self._status is None:
+            return
+        look = status_look(self._scene)
+        if look != self._status_shown:
+            self._status.show(look)
+            self._status_shown = look
+        self._status.tick()
 
     def _set(self, **changes: object) -> None:
         self._scene = replace(self._scene, **changes)  # type: ignore[arg-type]

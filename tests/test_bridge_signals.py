@@ -155,3 +155,23 @@ def test_simulated_board_assert_states(signals, board):
     board.assert_states(list(board.states))
     with pytest.raises(AssertionError):
         board.assert_states([])
+
+
+def test_signals_drive_the_status_light(board, clock):
+    class Recorder:
+        def __init__(self):
+            self.looks, self.ticks = [], 0
+
+        def show(self, look):
+            self.looks.append(look.signal)
+
+        def tick(self):
+            self.ticks += 1
+
+    status = Recorder()
+    signals = Signals(board, clock, status=status)
+    signals.controller_fault(True)
+    signals.tick()
+    signals.controller_fault(False)
+    assert status.looks == ["status-controller-fault", "status-ok"]
+    assert status.ticks == 3
