@@ -209,13 +209,12 @@ class LedController:
     def _take(self, packet: bytes, now: float) -> None:
         try:
             frame = protocol.decode_frame(packet)
-        except protocol.ProtocolError:
+            if frame.version != protocol.PROTOCOL_VERSION:
+                raise _protocol_mismatch(frame)
+            self._unanswered_since = None
+            self._dispatch(frame, now)
+        except protocol.ProtocolError:  # bytes from the controller that make no sense
             self.rx_errors += 1
-            return
-        if frame.version != protocol.PROTOCOL_VERSION:
-            raise _protocol_mismatch(frame)
-        self._unanswered_since = None
-        self._dispatch(frame, now)
 
     def _dispatch(self, frame: protocol.Frame, now: float) -> None:
         if frame.kind == protocol.HELLO_REPLY and self.status is LinkStatus.HANDSHAKING:
