@@ -49,7 +49,7 @@ from .record import (
     Take,
     other,
 )
-from .replay import ReplayError, advance, check_score, finish_game, replay, GameReplay, Step
+from .replay import GameReplay, MatchReplay, ReplayError, Step, advance, check_score, finish_game, replay
 
 
 class MatError(RecordError):
@@ -225,10 +225,16 @@ def _item(text: str, player: int, source: str, number: int, game: int) -> Item |
 
 def read_mat(text: str, source: str = "<mat>") -> Match:
     """The match in a ``.mat`` text; ``source`` names it in error messages."""
+    return read_mat_replay(text, source).match
+
+
+def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
+    """The match in a ``.mat`` text with its replay (read once, checked once)."""
     raw = _parse(text, source)
     rules, tags = _rules(raw, source)
     state = flow.new_match(rules)
     games: list[Game] = []
+    replays: list[GameReplay] = []
     for number, raw_game in enumerate(raw.games, start=1):
         try:
             check_score(state, raw_game.score, number)
@@ -237,9 +243,11 @@ def read_mat(text: str, source: str = "<mat>") -> Match:
         assert state.game is not None
         game, done = _interpret(raw_game, state.game, number, source)
         games.append(game)
+        replays.append(done)
         state = finish_game(state, done, number)
     players = raw.games[0].players if raw.games else _tag_players(raw.tags)
-    return Match(players, rules, tuple(games), tags, "\n".join(raw.comments))
+    match = Match(players, rules, tuple(games), tags, "\n".join(raw.comments))
+    return MatchReplay(match, tuple(replays))
 
 
 _RULE_TAGS = ("crawford", "jacoby", "beaver", "beavers", "cubelimit", "raccoons", "raccoon")
@@ -286,8 +294,9 @@ def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tup
         action = _action(entry.item, state, ends_game=_only_wins_follow(items, k))
         moves += isinstance(action, Move)
         step = _advance(state, action, source, entry.number, number, max(moves, 1))
-        actions.append(_canonical(action, step))
-        steps.append(step)
+        action = _canonical(action, step)
+        actions.append(action)
+        steps.append(replace(step, action=action))
         state = step.after
     if claimed is not None:
         state = _claim(claimed, state, raw.score, actions, steps, (source, number, max(moves, 1)))
@@ -424,13 +433,19 @@ class _Columns:
 
     def flush(self) -> None:
         if self.pending is not None:
-            self.lines.append(self.pending.rstrip())
+            # GNU Backgammon keeps the padding; its importer needs it after "Takes".
+            self.lines.append(self.pending)
             self.pending = None
 
     def result(self, winner: int, points: int) -> None:
+        """The ``Wins`` line in the winner's column; as GNU Backgammon does, on
+        the same line as a left cell still waiting for its right one."""
+        text = f"Wins {points} point{'s' if points != 1 else ''}"
+        if winner == 1 and self.pending is not None:
+            self.put(1, text)
+            return
         self.flush()
-        indent = " " * (6 if winner == 0 else 34)
-        self.lines.append(f"{indent}Wins {points} point{'s' if points != 1 else ''}")
+        self.lines.append(" " * (6 if winner == 0 else 34) + text)
 
 
 def _game_lines(match: Match, game: Game, done: GameReplay) -> list[str]:
@@ -446,8 +461,6 @@ def _game_lines(match: Match, game: Game, done: GameReplay) -> list[str]:
     if game.result is not None:
         columns.result(game.result.winner, game.result.points)
     columns.flush()
-    if game.result is not None:
-        columns.lines.append("")
     return lines + columns.lines
 
 
