@@ -278,6 +278,13 @@ def _pip(side: Side) -> list[int]:
     return [(i + 1) * n for i, n in enumerate(side)]
 
 
+def describe_movement(before: Position, after: Position | tuple[Sequence[int], Sequence[int]]) -> str:
+    """The mover's checkers that moved, as notation (highest first), for a play
+    that may not be legal: ``13/8 6/off``."""
+    mine = after.on_roll if isinstance(after, Position) else tuple(after[0])
+    return _flows(before.on_roll, tuple(mine))
+
+
 def _flows(was: Side, now: Side) -> str:
     """Where checkers left and where they arrived, paired highest first: ``13/8 6/off``."""
     sources = [p for p in range(25, 0, -1) for _ in range(max(was[p - 1] - now[p - 1], 0))]

@@ -19,6 +19,7 @@ _COMMANDS: dict[str, str] = {
     "calibrate": "vision.cli",
     "read": "vision.cli",
     "dice": "vision.cli",
+    "demo": "referee.demo",
 }
 
 

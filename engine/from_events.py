@@ -1,0 +1,64 @@
+"""A match record (:mod:`engine.record`) from the events of :mod:`engine.game`.
+
+The referee journals engine events; this turns them into the record that the
+``.mat`` and SGF writers take.  A play accepted as made is written as it was
+made, with its reasons in the move's comment.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from . import game as flow
+from . import record
+from .judge import describe_movement, judge
+
+
+def record_from_events(players: tuple[str, str], rules: flow.Rules, events: Iterable[flow.Event]) -> record.Match:
+    """The match record of ``events`` (games in progress are included, unfinished)."""
+    match = flow.new_match(rules)
+    games: list[record.Game] = []
+    actions: list[record.Action] = []
+    score = match.score
+    for event in events:
+        before = match.game
+        assert before is not None
+        action = _action(before, event)
+        match = flow.apply_to_match(match, event)
+        if action is not None:
+            actions.append(action)
+        if match.games_played > len(games):
+            result = match.last_result
+            assert result is not None
+            games.append(record.Game(score, tuple(actions), record.Result(result.winner, result.points, result.how == "resignation")))
+            actions = []
+            score = match.score
+    if actions:
+        games.append(record.Game(score, tuple(actions), None))
+    return record.Match(players, rules, tuple(games))
+
+
+def _action(game: flow.Game, event: flow.Event) -> record.Action | None:
+    if isinstance(event, (flow.OpeningRoll, flow.Roll)):
+        return None  # recorded with the play
+    if isinstance(event, flow.Move):
+        assert game.dice is not None
+        verdict = judge(game.position, game.dice, event.after)
+        if verdict.legal and verdict.play is not None:
+            return record.Move(event.player, game.dice, str(verdict.play))
+        reasons = "; ".join(r.text for r in verdict.reasons)
+        text = describe_movement(game.position, event.after)
+        return record.Move(event.player, game.dice, text, comment=f"illegal play accepted as made: {reasons}")
+    if isinstance(event, flow.Double):
+        return record.Double(event.player, game.cube * 2)
+    if isinstance(event, flow.Take):
+        return record.Take(event.player)
+    if isinstance(event, flow.Drop):
+        return record.Drop(event.player)
+    if isinstance(event, flow.Beaver):
+        return record.Beaver(event.player, game.offered * 2)
+    if isinstance(event, flow.Raccoon):
+        return record.Raccoon(event.player, game.offered * 2)
+    if isinstance(event, flow.Resign):
+        return record.Resign(event.player, int(event.win) * game.cube)
+    return None  # accepting or rejecting a resignation is part of the Resign record

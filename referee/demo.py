@@ -1,0 +1,122 @@
+"""`bgref demo`: referee a bundled recording of a whole game with simulated LEDs,
+then print the recorded match.
+
+No camera, Pi or LED controller is needed.  The recording holds what the
+camera reports (settled board readings, hands passing over the board) for one
+whole game with an equal opening roll, a cocked die, an illegal play that is
+corrected, an illegal play accepted as made, and a double that is taken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import tempfile
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator, TextIO
+
+from engine.game import Rules
+from firmware_bridge import Signals, SimulatedBoard
+
+from .core import Mode, Note, Seen, Settings
+from .service import RefereeService
+
+RECORDING = "demo-game.jsonl"
+
+
+def register(subparsers: Any) -> None:
+    demo = subparsers.add_parser("demo", help="referee a bundled recorded game with simulated LEDs")
+    demo.add_argument("--recording", type=Path, help="a recording of board readings (JSON lines); default: the bundled game")
+    demo.add_argument("--out", type=Path, help="match folder to write the journal, .mat and SGF into (default: a temporary folder)")
+    demo.add_argument("--mode", choices=[m.value for m in Mode], default="referee")
+    demo.add_argument("--realtime", action="store_true", help="play the recording at the speed it was made")
+    demo.add_argument("--leds", choices=["changes", "illegal", "none"], default="illegal", help="when to draw the LED board")
+    demo.set_defaults(func=run)
+
+
+def load_recording(path: Path | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The recording's header and its items (``{"t", "reading"}`` or ``{"t", "press"}``)."""
+    if path is None:
+        text = resources.files("referee.data").joinpath(RECORDING).read_text(encoding="utf-8")
+        source = f"bundled {RECORDING}"
+    else:
+        text = path.read_text(encoding="utf-8")
+        source = str(path)
+    lines = [line for line in text.splitlines() if line.strip()]
+    try:
+        header = json.loads(lines[0])
+        items = [json.loads(line) for line in lines[1:]]
+    except (IndexError, json.JSONDecodeError) as exc:
+        raise SystemExit(f"bgref demo: {source} is not a recording of board readings ({exc})") from None
+    return header, items
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.ERROR, format="%(message)s")  # notes are printed below
+    header, items = load_recording(args.recording)
+    players = tuple(header.get("players", ("Dark", "Light")))
+    settings = Settings(rules=Rules(match_length=3), players=(players[0], players[1]), mode=Mode(args.mode))
+    folder = args.out or Path(tempfile.mkdtemp(prefix="bgref-demo-"))
+    if (folder / "match.journal").exists():
+        print(f"bgref demo: {folder} already holds a match; give another --out folder", file=sys.stderr)
+        return 2
+    board = SimulatedBoard()
+    clock = _Clock()
+    signals = Signals(board, clock=clock)
+    service = RefereeService(settings, folder, signals)
+    out = sys.stdout
+    out.write(f"bgref demo: refereeing {header.get('recording', 'a recording')} ({len(items)} readings), simulated LEDs\n")
+    out.write(f"players: {settings.players[0]} (dark) and {settings.players[1]} (light); match folder {folder}\n\n")
+    started = time.perf_counter()
+    notes: list[Note] = []
+    service.listeners.on_note.append(notes.append)
+    shown = board.current
+    for item in _timed(items, clock, args.realtime):
+        before = len(notes)
+        service.handle(Seen.from_reading(item["reading"]))
+        for note in notes[before:]:
+            mark = {"illegal": "!!", "warning": " !"}.get(note.level, "  ")
+            out.write(f"{item['t']:7.1f}s {mark} {note.text}\n")
+        if board.current != shown:
+            shown = board.current
+            if args.leds == "changes" or (args.leds == "illegal" and any(n.level == "illegal" for n in notes[before:])):
+                _draw(out, board)
+    took = time.perf_counter() - started
+    service.write_records()
+    service.close()
+    record_text = (folder / "match.mat").read_text(encoding="utf-8")
+    out.write(f"\nprocessed {len(items)} readings in {took:.2f} s; files in {folder}:\n")
+    for name in sorted(p.name for p in folder.iterdir()):
+        out.write(f"  {name}\n")
+    out.write("\nthe recorded match (.mat, as GNU Backgammon and eXtreme Gammon import it):\n\n")
+    out.write(record_text)
+    return 0
+
+
+class _Clock:
+    """The recording's time, for the LED patterns."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _timed(items: list[dict[str, Any]], clock: _Clock, realtime: bool) -> Iterator[dict[str, Any]]:
+    last = None
+    for item in items:
+        t = float(item.get("t", 0.0))
+        if realtime and last is not None:
+            time.sleep(max(0.0, t - last))
+        last = t
+        clock.now = t
+        yield item
+
+
+def _draw(out: TextIO, board: SimulatedBoard) -> None:
+    out.write("\n" + board.text() + "\n\n")

@@ -1,0 +1,165 @@
+"""Scripted recordings of a whole game as the camera reports it: a stream of
+board readings (``shared/board-spec.md``) with hands passing over the board,
+and the irregularities a referee must catch.
+
+Randomness is injected, so a seed gives the same recording.  The bundled demo
+recording (``referee/data/demo-game.jsonl``) is made by
+``python -m referee.recording --seed 7 -o referee/data/demo-game.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from engine import Position, legal_plays
+from engine.board import Board
+from engine.plays import Hop, apply_hops
+
+COLOURS = ("dark", "light")
+
+
+@dataclass
+class Script:
+    """What to inject into a recorded game, by turn number (0 = the opening play)."""
+
+    cocked_die_turn: int = 2
+    wrong_die_turn: int = 5  # an illegal play, then corrected
+    one_die_turn: int = 8  # an illegal play (one die only), accepted by the opponent rolling
+    double_turn: int = 11  # the player on roll doubles, the opponent takes
+    equal_opening: bool = True
+    dark_right_half: str = "home"
+    events: list[str] = field(default_factory=list)  # what was injected, for tests
+
+
+def _half(script: Script, player: int) -> str:
+    if player == 0:
+        return script.dark_right_half
+    return "outer" if script.dark_right_half == "home" else "home"
+
+
+def _reading(board: Board, dice: list[dict[str, Any]] | None = None, cube: tuple[int, str] = (1, "centre"), occluded: bool = False) -> dict[str, Any]:
+    reading = board.to_reading()
+    reading["dice"] = dice or []
+    reading["cube"] = {"value": cube[0], "position": cube[1]}
+    if occluded:
+        reading["occluded"] = ["hand"]
+    return reading
+
+
+def _die(value: int, half: str, flat: bool = True) -> dict[str, Any]:
+    return {"value": value, "flat": flat, "half": half}
+
+
+def record_game(rng: random.Random, script: Script | None = None) -> Iterator[dict[str, Any]]:
+    """Readings of one whole game, in time order, each as ``{"t": s, "reading": …}``."""
+    script = script or Script()
+    t = 0.0
+    cube = (1, "centre")
+
+    def emit(board: Board, dice=None, occluded=False, dt=1.5):
+        nonlocal t
+        t += dt
+        return {"t": round(t, 2), "reading": _reading(board, dice, cube, occluded)}
+
+    position = Position.start()
+    board = Board.from_position(position, 0)
+    yield emit(board)
+    yield emit(board, occluded=True, dt=0.5)  # hands reach for the dice
+    if script.equal_opening:
+        yield emit(board, [_die(4, _half(script, 0)), _die(4, _half(script, 1))])
+        yield emit(board, occluded=True, dt=0.5)
+        script.events.append("equal opening dice")
+    while True:
+        d0, d1 = rng.randint(1, 6), rng.randint(1, 6)
+        if d0 != d1:
+            break
+    player = 0 if d0 > d1 else 1
+    dice = (max(d0, d1), min(d0, d1))
+    yield emit(board, [_die(d0, _half(script, 0)), _die(d1, _half(script, 1))])
+    opening_dice = [_die(d0, _half(script, 0)), _die(d1, _half(script, 1))]
+    turn = 0
+    while True:
+        on_roll_dice = opening_dice if turn == 0 else [_die(dice[0], _half(script, player)), _die(dice[1], _half(script, player))]
+        plays = legal_plays(position, dice)
+        play = plays[rng.randint(0, len(plays) - 1)] if plays else None
+        after = play.after if play else position
+        wrong = _wrong_die(position, dice) if turn == script.wrong_die_turn and play is not None else None
+        if turn == script.one_die_turn and play is not None and play.dice_used >= 2:
+            after = apply_hops(position, play.hops[:1])  # only one die played
+            script.events.append(f"turn {turn}: one die only, accepted as made")
+        yield emit(board, on_roll_dice, occluded=True, dt=0.5)  # a hand moves checkers
+        if wrong is not None:
+            shown = Board.from_position(wrong, player)
+            yield emit(shown, on_roll_dice, dt=1.0)
+            yield emit(shown, occluded=True, dt=0.5)
+            yield emit(shown, dt=0.5)  # dice picked up: judged illegal
+            yield emit(shown, occluded=True, dt=1.0)  # the player corrects it
+            script.events.append(f"turn {turn}: wrong die, corrected")
+        board = Board.from_position(after, player)
+        if wrong is None:
+            yield emit(board, on_roll_dice, dt=1.0)  # checkers moved, dice still down
+            yield emit(board, occluded=True, dt=0.5)  # picking up the dice
+        yield emit(board, dt=0.5)  # the play is judged
+        if not any(after.on_roll):
+            return
+        position = after.swap()
+        player = 1 - player
+        turn += 1
+        if turn == script.double_turn:
+            owner = COLOURS[1 - player]
+            cube = (2, owner)
+            yield emit(board, occluded=True, dt=0.5)
+            yield emit(board, dt=1.0)  # the cube turned to 2 and pushed to the opponent
+            script.events.append(f"turn {turn}: {COLOURS[player]} doubles, {owner} takes by letting the roll go on")
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        half = _half(script, player)
+        if turn == script.cocked_die_turn:
+            yield emit(board, [_die(dice[0], half), _die(dice[1], half, flat=False)], dt=1.0)
+            yield emit(board, occluded=True, dt=0.5)
+            script.events.append(f"turn {turn}: cocked die, rolled again")
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        yield emit(board, [_die(dice[0], half), _die(dice[1], half)], dt=1.0)
+
+
+def _wrong_die(position: Position, dice: tuple[int, int]) -> Position | None:
+    """A play of one die and the wrong number for the other, if the board allows one."""
+    results = {p.after for p in legal_plays(position, dice)}
+    for play in legal_plays(position, dice):
+        if play.dice_used != 2 or dice[0] == dice[1]:
+            continue
+        first = play.hops[0]
+        one = apply_hops(position, [first])
+        for src in range(24, 0, -1):
+            for wrong in (1, 2, 3, 4, 5, 6):
+                if wrong in dice or src - wrong < 1:
+                    continue
+                try:
+                    candidate = apply_hops(one, [Hop(src, src - wrong)])
+                except ValueError:
+                    continue
+                if candidate not in results:
+                    return candidate
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Write a scripted recording of a game as board readings (JSON lines).")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("-o", "--output", type=Path, required=True)
+    args = parser.parse_args(argv)
+    script = Script()
+    lines = [json.dumps(item) for item in record_game(random.Random(args.seed), script)]
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    header = {"recording": "bgref demo game", "seed": args.seed, "injected": script.events, "players": ["Ann", "Bob"]}
+    args.output.write_text(json.dumps(header) + "\n" + "\n".join(lines) + "\n")
+    print(f"wrote {len(lines)} readings to {args.output}; injected: {script.events}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
