@@ -49,8 +49,10 @@ def parse_spots(text: str) -> tuple[str, ...]:
 
 def check_side(side: str) -> Side:
     """``side`` if it is "dark" or "light"; InvalidSpotError otherwise."""
-    if side == "dark" or side == "light":
-        return side
+    if side == "dark":
+        return "dark"
+    if side == "light":
+        return "light"
     raise InvalidSignalError("%r is not a side: use 'dark' or 'light'" % (side,))
 
 

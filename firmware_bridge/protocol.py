@@ -120,7 +120,7 @@ class PayloadError(ProtocolError):
     """The frame is intact but its payload does not fit its kind."""
 
 
-def crc16_ccitt(data, crc=0xFFFF):
+def crc16_ccitt(data: bytes, crc: int = 0xFFFF) -> int:
     """CRC-16/CCITT-FALSE of ``data`` (poly 0x1021, init 0xFFFF, no reflection)."""
     for byte in data:
         crc ^= byte << 8
@@ -130,7 +130,7 @@ def crc16_ccitt(data, crc=0xFFFF):
     return crc
 
 
-def cobs_encode(data):
+def cobs_encode(data: bytes) -> bytes:
     """COBS-encode ``data``: the result contains no zero byte."""
     out = bytearray()
     block = bytearray()
@@ -150,7 +150,7 @@ def cobs_encode(data):
     return bytes(out)
 
 
-def cobs_decode(packet):
+def cobs_decode(packet: bytes) -> bytes:
     """Undo :func:`cobs_encode`; raise FramingError on a malformed packet."""
     out = bytearray()
     i = 0
@@ -165,14 +165,14 @@ def cobs_decode(packet):
     return bytes(out)
 
 
-def encode_frame(kind, seq, payload=b"", version=PROTOCOL_VERSION):
+def encode_frame(kind: int, seq: int, payload: bytes = b"", version: int = PROTOCOL_VERSION) -> bytes:
     """Bytes to put on the wire for one message, delimiters included."""
     body = struct.pack(">BBH", version, kind, seq & 0xFFFF) + bytes(payload)
     body += struct.pack(">H", crc16_ccitt(body))
     return b"\x00" + cobs_encode(body) + b"\x00"
 
 
-def decode_frame(packet):
+def decode_frame(packet: bytes) -> Frame:
     """Frame from one packet (the bytes between two delimiters, COBS-encoded)."""
     body = cobs_decode(packet)
     if len(body) < HEADER_SIZE + CRC_SIZE:
@@ -187,15 +187,15 @@ def decode_frame(packet):
 class Framer:
     """Splits a byte stream fed in arbitrary chunks into packets at 0x00 delimiters."""
 
-    def __init__(self, max_packet=MAX_PACKET):
+    def __init__(self, max_packet: int = MAX_PACKET) -> None:
         self._max = max_packet
         self._buf = bytearray()
         self._skipping = False
         self.overflows = 0
 
-    def feed(self, chunk):
+    def feed(self, chunk: bytes) -> list[bytes]:
         """Packets completed by ``chunk`` (COBS-encoded, without delimiters)."""
-        packets = []
+        packets: list[bytes] = []
         chunk = bytes(chunk)
         start = 0
         while True:
@@ -210,7 +210,7 @@ class Framer:
             self._skipping = False
             start = end + 1
 
-    def _append(self, data):
+    def _append(self, data: bytes) -> None:
         if self._skipping:
             return
         self._buf.extend(data)
@@ -220,12 +220,12 @@ class Framer:
             self._skipping = True
 
 
-def encode_text(text):
+def encode_text(text: str) -> bytes:
     """UTF-8 bytes of a version text, cut to MAX_VERSION_TEXT."""
     return text.encode("utf-8")[:MAX_VERSION_TEXT]
 
 
-def decode_text(data):
+def decode_text(data: bytes) -> str:
     """Version text from bytes; undecodable bytes become '?'."""
     try:
         return bytes(data).decode("utf-8")
@@ -233,31 +233,31 @@ def decode_text(data):
         return "?"
 
 
-def encode_hello_reply(led_count, firmware):
+def encode_hello_reply(led_count: int, firmware: str) -> bytes:
     """HELLO_REPLY payload."""
     return bytes((led_count,)) + encode_text(firmware)
 
 
-def decode_hello_reply(payload):
+def decode_hello_reply(payload: bytes) -> Hello:
     """Hello(led_count, firmware) from a HELLO_REPLY payload."""
     if len(payload) < 1:
         raise PayloadError("empty hello reply")
     return Hello(payload[0], decode_text(payload[1:]))
 
 
-def encode_nack(reason, firmware):
+def encode_nack(reason: int, firmware: str) -> bytes:
     """NACK payload: reason code and the firmware's version text."""
     return bytes((reason,)) + encode_text(firmware)
 
 
-def decode_nack(payload):
+def decode_nack(payload: bytes) -> tuple[int, str]:
     """(reason, firmware version text) from a NACK payload."""
     if len(payload) < 1:
         raise PayloadError("empty nack")
     return payload[0], decode_text(payload[1:])
 
 
-def encode_state(pixels, brightness=255):
+def encode_state(pixels: list[tuple[int, int, int, int]], brightness: int = 255) -> bytes:
     """STATE payload for a whole strip: ``pixels`` is a sequence of (r, g, b, pattern)."""
     if len(pixels) > MAX_LEDS:
         raise PayloadError("%d LEDs exceed the maximum of %d" % (len(pixels), MAX_LEDS))
@@ -269,11 +269,11 @@ def encode_state(pixels, brightness=255):
     return bytes(out)
 
 
-def decode_state(payload):
+def decode_state(payload: bytes) -> tuple[int, list[Pixel]]:
     """(brightness, [Pixel, ...]) from a STATE payload."""
     if len(payload) < 2 or len(payload) != 2 + 4 * payload[1]:
         raise PayloadError("state payload of %d bytes is malformed" % len(payload))
-    pixels = []
+    pixels: list[Pixel] = []
     for i in range(2, len(payload), 4):
         pixel = Pixel(payload[i], payload[i + 1], payload[i + 2], payload[i + 3])
         if pixel.pattern not in PATTERNS:
@@ -282,7 +282,7 @@ def decode_state(payload):
     return payload[0], pixels
 
 
-def pattern_on(pattern, t_ms):
+def pattern_on(pattern: int, t_ms: int) -> bool:
     """Whether an LED with ``pattern`` is lit at time ``t_ms`` (any clock, ms)."""
     period, spans = PATTERNS[pattern]
     phase = t_ms % period
