@@ -50,7 +50,7 @@ def _firmware_thread(master_fd: int, stop: threading.Event) -> threading.Thread:
 
     stream = os.fdopen(master_fd, "r+b", buffering=0)
     port = bgled.StreamPort(stream, stream, select)
-    ticks = lambda: int(time.monotonic() * 1000)  # noqa: E731
+    ticks = lambda: int(time.monotonic() * 1000)
     controller = bgled.Controller(_Strip(16, 36), 36, ticks, lambda a, b: a - b)
 
     def loop() -> None:
@@ -64,7 +64,7 @@ def _firmware_thread(master_fd: int, stop: threading.Event) -> threading.Thread:
 
 
 def _states(count: int):
-    from firmware_bridge import SimulatedBoard, Signals
+    from firmware_bridge import Signals, SimulatedBoard
 
     board, points = SimulatedBoard(), list(range(1, 25))
     signals = Signals(board, lambda: 0.0)

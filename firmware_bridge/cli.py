@@ -13,12 +13,13 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import BridgeError
 from .layout import Layout, parse_spots
 from .link import LedController
-from .ports import list_candidates, SerialConnector
+from .ports import SerialConnector, list_candidates
 from .signals import SIGNAL_TABLE, Look, Signals
 from .simulated import SimulatedBoard, state_dict
 

@@ -10,8 +10,9 @@ machine fed by timestamps from an injected clock.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .leds import Pattern
 from .signals import Look

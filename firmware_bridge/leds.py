@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import IntEnum
-from typing import Mapping, Protocol
+from typing import Protocol
 
 from . import protocol
 from .errors import InvalidSpotError

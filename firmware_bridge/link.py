@@ -11,9 +11,10 @@ through ``report``, and kept in :attr:`LedController.problem`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
 from . import protocol
 from .errors import BridgeError, ControllerLostError, DeviceReportedError, FirmwareVersionError

@@ -8,12 +8,13 @@ colour-blind player can read it (``hardware/README.md`` prints the same table).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Protocol
+from typing import Protocol
 
 from .errors import InvalidSignalError
 from .layout import BARS, CUBE_VALUES, Side, check_side, spot_led
-from .leds import AMBER, BLUE, DARK, GREEN, OFF_LIGHT, RED, WHITE, Colour, LedSink, LedState, Light, Pattern
+from .leds import AMBER, BLUE, GREEN, OFF_LIGHT, RED, WHITE, Colour, LedSink, LedState, Light, Pattern
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,4 +245,4 @@ def _bad_cube(value: int) -> Exception:
     return InvalidSignalError("%r is not a cube value: use 1, 2, 4, 8, 16, 32 or 64" % (value,))
 
 
-__all__ = ["SIGNAL_TABLE", "Look", "Scene", "Cube", "Overlay", "Signals", "render", "status_look", "DARK"]
+__all__ = ["SIGNAL_TABLE", "Cube", "Look", "Overlay", "Scene", "Signals", "render", "status_look"]

@@ -69,7 +69,7 @@ def test_importing_the_package_touches_no_hardware_and_no_other_layer():
         "print(bad)"
     )
     env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, env=env)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, env=env, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
@@ -79,14 +79,16 @@ def test_no_source_file_imports_another_layer(module):
     root = os.path.join(os.path.dirname(__file__), "..", "firmware_bridge")
     for name in os.listdir(root):
         if name.endswith(".py"):
-            text = open(os.path.join(root, name), encoding="utf-8").read()
+            with open(os.path.join(root, name), encoding="utf-8") as source:
+                text = source.read()
             assert "import %s" % module not in text and "from %s" % module not in text, name
 
 
 def test_the_hardware_readme_carries_the_signal_table_unchanged():
     from firmware_bridge import SIGNAL_TABLE
 
-    readme = open(os.path.join(os.path.dirname(__file__), "..", "hardware", "README.md"), encoding="utf-8").read()
+    with open(os.path.join(os.path.dirname(__file__), "..", "hardware", "README.md"), encoding="utf-8") as f:
+        readme = f.read()
     rows = [line for line in readme.splitlines() if line.startswith("| ") and line.count("|") == 6]
     table = [r for r in rows if r.split("|")[1].strip() in SIGNAL_TABLE]
     assert table == [cli.table_row(look) for look in SIGNAL_TABLE.values()]

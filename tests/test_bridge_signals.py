@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from firmware_bridge import SIGNAL_TABLE, InvalidSignalError, InvalidSpotError, Layout, Pattern, SimulatedBoard, Signals
+from firmware_bridge import SIGNAL_TABLE, InvalidSignalError, InvalidSpotError, Layout, Pattern, Signals, SimulatedBoard
 from firmware_bridge.layout import LED_NAMES, parse_spots
 from firmware_bridge.signals import status_look
 

@@ -357,7 +357,7 @@ def test_unplug_and_replug_resend_the_latest_state(rig):
 def test_a_missing_controller_is_reported_once_and_clearly(firmware):
     reports: list[str] = []
     clock = [0.0]
-    host = LedController(SerialConnector(scan=lambda: []), lambda: clock[0], report=reports.append)
+    host = LedController(SerialConnector(scan=list), lambda: clock[0], report=reports.append)
     for _ in range(5):
         host.service()
         clock[0] += 1.1

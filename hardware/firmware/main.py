@@ -8,12 +8,11 @@ import select
 import sys
 import time
 
+import bgled
 import machine
 import micropython
 import neopixel
 import rp2
-
-import bgled
 
 DATA_PIN = 16  # GP16, physical pin 21 -> 74AHCT125 -> 330 ohm -> strip DIN
 LED_COUNT = 36  # must match firmware_bridge.layout.LED_COUNT
@@ -23,8 +22,8 @@ WATCHDOG_MS = 8000  # rp2 maximum is about 8.3 s
 def make_controller(clock=None, diff=None):
     """The controller driving the real strip on DATA_PIN."""
     strip = neopixel.NeoPixel(machine.Pin(DATA_PIN), LED_COUNT)
-    clock = clock or getattr(time, "ticks_ms")
-    diff = diff or getattr(time, "ticks_diff")
+    clock = clock or time.ticks_ms
+    diff = diff or time.ticks_diff
     return bgled.Controller(strip, LED_COUNT, clock, diff)
 
 
