@@ -31,12 +31,16 @@ class ReaderConfig:
     # dice and cube: light, nearly grey blobs
     white_min_lightness: float = 40.0  # Lab L above the median wood L
     white_max_chroma: float = 22.0
+    cube_min_loglik: float = -4.5  # a pixel this likely under the cube's learned colour is cube
+    white_open: float = 6.0  # mm: opening that removes thin copper highlights
     die_min_side: float = 11.0  # mm
-    die_max_side: float = 18.2  # mm: the shorter side of a die's footprint
-    cube_min_side: float = 18.2
-    cube_max_side: float = 27.0
+    die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)
+    cube_crop: float = 1.0  # crop side around the cube's centre, in cube edges
+    cube_angles: tuple[float, ...] = (-15.0, -10.0, -5.0, 0.0, 5.0, 10.0, 15.0)  # tried on top of 90° turns
+    cube_ink_depth: float = 0.45  # numerals are this much darker than the cube's face
+    cube_min_score: float = 0.05  # numeral template correlation that makes a blob the cube
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
-    flat_max_aspect: float = 1.18  # a cocked die's footprint is longer
+    flat_max_aspect: float = 1.22  # a cocked die's footprint is longer
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain
 

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from vision.board import to_canonical
 from vision.calibrate import Calibration, warp_maps
 from vision.config import ReaderConfig
-from vision.dice import count_pips
+from vision.dice import count_pips, fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import BoardGeometry, half_of, side_of
 from vision.profiles import ColourClass, frame_band, lab_image, sample_profiles
@@ -170,14 +170,23 @@ class WhiteBlob:
     size: tuple[float, float]  # (short, long) mm
     angle: float
     contour: NDArray[np.int32]  # canonical pixels
+    colour: tuple[float, float, float]  # median Lab of the brighter half
 
-
-def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: NDArray[np.float32]) -> list[WhiteBlob]:
-    ppm = cfg.px_per_mm
+def white_mask(cfg: ReaderConfig, cal: Calibration, lab: NDArray[np.float32]) -> NDArray[np.uint8]:
+    """Pixels as light and grey as a die, or as likely as the cube's learned colour."""
     chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
-    mask = ((lab[..., 0] > cal.wood_lightness + cfg.white_min_lightness) & (chroma < cfg.white_max_chroma)).astype(np.uint8)
+    white = (lab[..., 0] > cal.wood_lightness + cfg.white_min_lightness) & (chroma < cfg.white_max_chroma)
+    ivory = cal.classes["white"].loglik(lab, cfg.loglik_floor) > cfg.cube_min_loglik
+    return (white | ivory).astype(np.uint8)
+
+
+def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: NDArray[np.float32], mask: NDArray[np.uint8]) -> list[WhiteBlob]:
+    ppm = cfg.px_per_mm
     k = max(3, int(round(ppm * 2)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = fill_holes(mask, (cfg.die_max_side * ppm) ** 2 * 0.5)
+    o = max(3, int(round(ppm * cfg.white_open)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (o, o)))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     blobs = []
     for c in contours:
@@ -187,7 +196,12 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: NDArray[np.float32]) -
         short, long = sorted((w / ppm, h / ppm))
         if short < cfg.die_min_side or long > cfg.max_footprint:
             continue
-        blobs.append(WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c))
+        inside = np.zeros(mask.shape, np.uint8)
+        cv2.drawContours(inside, [c], -1, 1, -1)
+        px = lab[inside.astype(bool)]
+        bright = px[px[:, 0] >= np.percentile(px[:, 0], 50)]
+        colour = tuple(float(v) for v in np.median(bright, axis=0))
+        blobs.append(WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c, colour))  # type: ignore[arg-type]
     return blobs
 
 
@@ -232,12 +246,13 @@ def read_die(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: NDArray[np.
 
 
 def _crop(canon: Image, centre: tuple[float, float], size: tuple[float, float], angle: float, out: int) -> Image:
-    """An upright ``out`` x ``out`` crop of a rotated rectangle."""
+    """An upright ``out`` x ``out`` crop of the rectangle (centre, size, angle) in pixels."""
     (cx, cy), (w, h) = centre, size
-    src = cv2.boxPoints(((cx, cy), (max(w, 1.0), max(h, 1.0)), angle)).astype(np.float32)
-    dst = np.array([[0, out], [0, 0], [out, 0], [out, out]], np.float32)
-    m = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(canon, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    m = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    scale = np.diag([out / max(w, 1.0), out / max(h, 1.0)])
+    m = scale @ m
+    m[:, 2] += np.array([out / 2.0, out / 2.0]) - scale @ np.array([cx, cy])
+    return cv2.warpAffine(canon, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 @lru_cache(maxsize=4)
@@ -256,24 +271,44 @@ def cube_templates(size: int) -> tuple[tuple[int, NDArray[np.float32]], ...]:
     return tuple(out)
 
 
-def read_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, blob: WhiteBlob) -> dict[str, Any]:
+def _cube_centre(cfg: ReaderConfig, bright: NDArray[np.uint8], blob: WhiteBlob) -> tuple[float, float]:
+    """Where a cube-sized square covers most bright pixels near the blob (the numerals break the blob up)."""
     ppm = cfg.px_per_mm
-    (cx, cy), (w, h), ang = cv2.minAreaRect(blob.contour)
+    edge = int(round(cfg.geometry.cube_edge * ppm))
+    cx, cy = blob.centre[0] * ppm, blob.centre[1] * ppm
+    r = edge
+    h, w = bright.shape
+    x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
+    win = bright[y0:min(h, int(cy + r)), x0:min(w, int(cx + r))].astype(np.float32)
+    if win.size == 0:
+        return cx, cy
+    score = cv2.boxFilter(win, -1, (edge, edge), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+    return float(x0 + ix), float(y0 + iy)
+
+
+def read_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, blob: WhiteBlob, bright: NDArray[np.uint8]) -> dict[str, Any]:
+    """The cube's face value by matching numeral templates over a few small rotations."""
+    ppm = cfg.px_per_mm
+    cx, cy = _cube_centre(cfg, bright, blob)
+    side = cfg.geometry.cube_edge * ppm * cfg.cube_crop
     size = int(round(cfg.geometry.cube_edge * ppm * 2))
-    crop = _crop(canon, (cx, cy), (w, h), ang, size + 8)
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    ink = np.clip((np.median(grey) - grey) / max(float(np.median(grey) - grey.min()), 1.0), 0, 1).astype(np.float32)
     best, best_face = -1.0, None
-    for face, tmpl in cube_templates(size):
-        score = float(cv2.matchTemplate(ink, tmpl, cv2.TM_CCOEFF_NORMED).max())
-        if score > best:
-            best, best_face = score, face
+    for angle in cfg.cube_angles:
+        crop = _crop(canon, (cx, cy), (side, side), angle, size + 8)
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        paper = float(np.percentile(grey, 90))
+        ink = np.clip((paper - grey) / max(paper * cfg.cube_ink_depth, 1.0), 0, 1).astype(np.float32)
+        for face, tmpl in cube_templates(size):
+            score = float(cv2.matchTemplate(ink, tmpl, cv2.TM_CCOEFF_NORMED).max())
+            if score > best:
+                best, best_face = score, face
     geo = cfg.geometry
-    centre = _is_centre(cfg, blob.centre)
+    centre = _is_centre(cfg, (cx / ppm, cy / ppm))
     value = 1 if (best_face == 64 and centre) else best_face
-    position = "centre" if centre else side_of(geo, cal.layout, blob.centre)
+    position = "centre" if centre else side_of(geo, cal.layout, (cx / ppm, cy / ppm))
     return {"value": value, "position": position, "confidence": round(max(best, 0.0), 3),
-            "xy_mm": [round(blob.centre[0], 1), round(blob.centre[1], 1)]}
+            "xy_mm": [round(cx / ppm, 1), round(cy / ppm, 1)]}
 
 
 def _is_centre(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
@@ -314,13 +349,29 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     foreign = float(np.mean([p.foreign for p in points]))
     if foreign > 0.9:
         raise BoardNotFoundError(f"the calibrated board is not in view ({100 * foreign:.0f}% of it unrecognised)")
-    dice, cube = [], None
-    for blob in white_blobs(cfg, cal, lab):
-        if blob.size[0] >= cfg.cube_min_side and cube is None:
-            cube = read_cube(cfg, cal, canon, blob)
+    bright = white_mask(cfg, cal, lab)
+    dice, cube = split_dice_and_cube(cfg, cal, canon, lab, bright, white_blobs(cfg, cal, lab, bright))
+    return _assemble(points, bar, dice, cube)
+
+
+def split_dice_and_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: NDArray[np.float32],
+                        bright: NDArray[np.uint8], blobs: list[WhiteBlob]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """Dice lie on the playing surface; off it (bar, frame) the blob that looks most like a numeral is the cube."""
+    geo = cfg.geometry
+    dice, off = [], []
+    for blob in blobs:
+        if half_of(geo, cal.layout, blob.centre) == "off":
+            off.append(blob)
         elif blob.size[0] <= cfg.die_max_side:
             dice.append(read_die(cfg, cal, canon, lab, blob))
-    return _assemble(points, bar, dice, cube)
+    cube = None
+    scored = sorted(((read_cube(cfg, cal, canon, b, bright), b) for b in off), key=lambda cb: -cb[0]["confidence"])
+    for reading, blob in scored:
+        if cube is None and reading["confidence"] >= cfg.cube_min_score:
+            cube = reading
+        elif blob.size[0] <= cfg.die_max_side:
+            dice.append(read_die(cfg, cal, canon, lab, blob))
+    return dice, cube
 
 
 def _assemble(points: list[StackReading], bar: dict[str, StackReading], dice: list[dict[str, Any]], cube: dict[str, Any] | None) -> dict[str, Any]:
