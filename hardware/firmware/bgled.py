@@ -135,12 +135,12 @@ class Controller:
 class StreamPort:
     """The USB serial port as streams: ``read`` waits up to timeout_ms, ``write`` sends."""
 
-    def __init__(self, rstream, wstream, select_module, limit=512):
+    def __init__(self, rstream, wstream, select_module, pollable=None, limit=512):
         self._r = rstream
         self._w = wstream
         self._limit = limit
         self._poll = select_module.poll()
-        self._poll.register(rstream, select_module.POLLIN)
+        self._poll.register(pollable or rstream, select_module.POLLIN)
 
     def read(self, timeout_ms):
         """Bytes available within ``timeout_ms`` (b"" if none), one byte per read call."""

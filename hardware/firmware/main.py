@@ -29,7 +29,7 @@ def make_controller(clock=None, diff=None):
 
 def usb_port():
     """The USB serial port (the REPL's stdin/stdout, as raw bytes)."""
-    return bgled.StreamPort(sys.stdin.buffer, sys.stdout.buffer, select)
+    return bgled.StreamPort(sys.stdin.buffer, sys.stdout.buffer, select, pollable=sys.stdin)
 
 
 def main(port=None, controller=None, steps=None):
@@ -43,4 +43,4 @@ def main(port=None, controller=None, steps=None):
 
 
 if __name__ == "__main__":
-    main()
+    maintenance_timer = main()  # kept referenced while the REPL runs
