@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge import ButtonPanel, ButtonPress, PinMap, StatusLight, open_buttons, open_status_led
@@ -70,6 +70,7 @@ def test_a_press_is_not_lost_when_polled_late(factory, panel, clock):
     assert panel.poll() == [ButtonPress("new-game", 5.0), ButtonPress("take-back", 6.0)]
 
 
+@settings(derandomize=True, deadline=None)
 @given(st.lists(st.floats(0.0005, 0.029), max_size=12))
 def test_debounce_never_fires_on_bounces_shorter_than_the_hold(gaps):
     state, t, level, fired = Debounce(), 0.0, False, []
