@@ -310,15 +310,22 @@ def finish_game(state: flow.Match, done: GameReplay, number: int) -> flow.Match:
 
 
 def match_id(state: flow.Game, score: tuple[int, int]) -> MatchId:
-    """GNU Backgammon's Match ID fields for a game state at ``score``."""
+    """GNU Backgammon's Match ID fields for a game state; ``score`` is the score
+    before the game (once the game is over, its points are added, as GNU
+    Backgammon shows them)."""
     rules = state.rules
+    over = state.result is not None
+    if state.result is not None:
+        added = list(score)
+        added[state.result.winner] += state.result.points
+        score = (added[0], added[1])
     return MatchId(
         match_length=rules.match_length,
         score=score,
         cube=state.cube,
         cube_owner=state.cube_owner,
         on_roll=state.on_roll,
-        turn=state.turn,
+        turn=state.on_roll if over else state.turn,
         crawford=state.crawford,
         game_state=_game_state(state),
         double_offered=state.phase in (flow.Phase.DOUBLED, flow.Phase.BEAVERED, flow.Phase.RACCOONED),

@@ -20,6 +20,9 @@ _COMMANDS: dict[str, str] = {
     "read": "vision.cli",
     "dice": "vision.cli",
     "demo": "referee.demo",
+    "check-match": "referee.cli_records",
+    "convert": "referee.cli_records",
+    "show": "referee.cli_records",
 }
 
 

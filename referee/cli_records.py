@@ -1,0 +1,220 @@
+"""`bgref check-match`, `bgref convert` and `bgref show`: match records on the command line.
+
+Files ending in ``.sgf`` are GNU Backgammon SGF; anything else is read as a
+``.mat`` text match.  Errors go to stderr as one line naming the file (and the
+line, game and move where known); the exit status is 1 when any file has an
+illegal play or cannot be read or written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine.game import Game as GameState
+from engine.mat import read_mat_replay, write_mat
+from engine.position import board_diagram
+from engine.record import Match, Move, RecordError
+from engine.replay import GameReplay, MatchReplay, match_id, xgid
+from engine.sgf import read_sgf_replay, write_sgf
+
+
+def register(subparsers: Any) -> None:
+    """Add the record subcommands to the `bgref` parser."""
+    check = subparsers.add_parser("check-match", help="replay match files and report illegal plays")
+    check.add_argument("--json", action="store_true", help="one JSON line per file")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.set_defaults(func=check_match)
+    convert = subparsers.add_parser("convert", help="convert a match between .mat and SGF")
+    convert.add_argument("source", metavar="IN")
+    convert.add_argument("target", metavar="OUT")
+    convert.set_defaults(func=convert_match)
+    show = subparsers.add_parser("show", help="print a position of a match with its IDs")
+    show.add_argument("file", metavar="FILE")
+    show.add_argument("--game", type=int, help="game number (default: the last)")
+    show.add_argument("--move", type=int, help="move number: the position before it (default: the game's end)")
+    show.set_defaults(func=show_position)
+
+
+def load(path: str) -> MatchReplay:
+    """Read and replay a match file; RecordError or OSError on failure."""
+    text = Path(path).read_text(encoding="utf-8-sig")
+    if path.lower().endswith(".sgf"):
+        return read_sgf_replay(text, path)
+    return read_mat_replay(text, path)
+
+
+def _error(command: str, message: str) -> None:
+    print(f"bgref {command}: {message}", file=sys.stderr)
+
+
+# --- check-match -------------------------------------------------------------------
+
+
+def check_match(args: argparse.Namespace) -> int:
+    """Replay each file; exit 1 when any has an illegal play or cannot be read."""
+    return run_check(args.files, args.json, sys.stdout)
+
+
+def run_check(paths: list[str], as_json: bool, out: TextIO) -> int:
+    failed = False
+    for path in paths:
+        try:
+            done = load(path)
+        except (RecordError, OSError, UnicodeDecodeError) as exc:
+            failed = True
+            message = _reason(path, exc)
+            _error("check-match", message)
+            if as_json:
+                out.write(json.dumps({"file": path, "error": message, "games": [], "illegal": []}) + "\n")
+            continue
+        report = match_report(path, done)
+        failed |= bool(report["illegal"])
+        out.write((json.dumps(report) if as_json else _summary(report, done)) + "\n")
+        if report["illegal"]:
+            first = report["illegal"][0]
+            _error("check-match", f"{path}: game {first['game']}, move {first['move']}: illegal play {first['play']!r}")
+    out.flush()
+    return 1 if failed else 0
+
+
+def _reason(path: str, exc: Exception) -> str:
+    if isinstance(exc, RecordError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"{path}: cannot read: {exc.strerror or exc}"
+    return f"{path}: not UTF-8 text"
+
+
+def match_report(path: str, done: MatchReplay) -> dict[str, Any]:
+    """The JSON report of a replayed match (the `check-match --json` contract)."""
+    names = done.match.players
+    games = [_game_report(g, names) for g in done.games]
+    illegal = [
+        {
+            "game": g.number,
+            "move": s.move,
+            "player": names[s.action.player],
+            "play": s.action.play if isinstance(s.action, Move) else "",
+            "reasons": list(s.reasons),
+        }
+        for g, s in done.illegal()
+    ]
+    return {"file": path, "games": games, "illegal": illegal}
+
+
+def _game_report(game: GameReplay, names: tuple[str, str]) -> dict[str, Any]:
+    plays = []
+    for step in game.moves():
+        action = step.action
+        assert isinstance(action, Move)
+        plays.append(
+            {
+                "player": names[action.player],
+                "dice": list(action.dice),
+                "play": action.play,
+                "position_id": step.before.position.id(),
+            }
+        )
+    result = game.result
+    return {
+        "plays": plays,
+        "winner": names[result.winner] if result else None,
+        "points": result.points if result else 0,
+        "resigned": result.resigned if result else False,
+    }
+
+
+def _summary(report: dict[str, Any], done: MatchReplay) -> str:
+    match = done.match
+    plays = sum(len(g["plays"]) for g in report["games"])
+    score = match.final_score()
+    kind = "money session" if match.is_money else f"{match.length}-point match"
+    line = (
+        f"{report['file']}: {kind}, {len(report['games'])} games, {plays} plays, "
+        f"final score {match.players[0]} {score[0]} - {match.players[1]} {score[1]}"
+    )
+    if not report["illegal"]:
+        return line + ", no illegal play"
+    rows = [line + f", {len(report['illegal'])} illegal play(s):"]
+    for item in report["illegal"]:
+        rows.append(
+            f"  game {item['game']}, move {item['move']}: {item['player']} played {item['play']!r}: "
+            + "; ".join(item["reasons"])
+        )
+    return "\n".join(rows)
+
+
+# --- convert -----------------------------------------------------------------------------
+
+
+def convert_match(args: argparse.Namespace) -> int:
+    """Write IN as OUT, the format chosen by OUT's extension (.sgf or .mat)."""
+    try:
+        match = load(args.source).match
+        text = write_sgf(match) if args.target.lower().endswith(".sgf") else write_mat(match)
+        Path(args.target).write_text(text, encoding="utf-8")
+    except (RecordError, OSError, UnicodeDecodeError) as exc:
+        _error("convert", _reason(args.source, exc))
+        return 1
+    return 0
+
+
+# --- show --------------------------------------------------------------------------------
+
+
+def show_position(args: argparse.Namespace) -> int:
+    """Print a position of a match as a text board with its IDs."""
+    try:
+        done = load(args.file)
+        text = position_text(done, args.game, args.move)
+    except (RecordError, OSError, UnicodeDecodeError) as exc:
+        _error("show", _reason(args.file, exc))
+        return 1
+    except LookupError as exc:
+        _error("show", f"{args.file}: {exc.args[0]}")
+        return 1
+    print(text)
+    return 0
+
+
+def position_text(done: MatchReplay, game_number: int | None, move: int | None) -> str:
+    """The board before move ``move`` of game ``game_number`` (defaults: the
+    last game, its end) with Position ID, Match ID and XGID."""
+    if not done.games:
+        raise LookupError("the match has no games")
+    number = len(done.games) if game_number is None else game_number
+    if not 1 <= number <= len(done.games):
+        raise LookupError(f"there is no game {number} (games 1-{len(done.games)})")
+    game = done.games[number - 1]
+    state, heading = _state_at(game, move, done.match)
+    names = done.match.players
+    mover = state.on_roll
+    lines = [
+        heading,
+        board_diagram(state.position, "X", "O"),
+        f" X = {names[mover]}, O = {names[1 - mover]}; cube {state.cube}"
+        + ("" if state.cube_owner is None else f" owned by {names[state.cube_owner]}"),
+        f" Match ID: {match_id(state, game.score).encode()}",
+        f" {xgid(state, game.score).encode()}",
+    ]
+    return "\n".join(lines)
+
+
+def _state_at(game: GameReplay, move: int | None, match: Match) -> tuple[GameState, str]:
+    names = match.players
+    moves = game.moves()
+    if move is None:
+        return game.end, f"Game {game.number}, after the last action"
+    if not 1 <= move <= len(moves):
+        raise LookupError(f"game {game.number} has no move {move} (moves 1-{len(moves)})")
+    step = moves[move - 1]
+    action = step.action
+    assert isinstance(action, Move)
+    return step.before, (
+        f"Game {game.number}, move {move}: {names[action.player]} to play "
+        f"{action.dice[0]}{action.dice[1]} (played {action.play or 'no move'!s})"
+    )
