@@ -46,6 +46,8 @@ _LOOKS = (
          "teaching: legal source points"),
     Look("teach-destination", "where the lifted checker may go", BLUE, Pattern.BLINK_SLOW,
          "teaching: destinations of the lifted checker"),
+    Look("look", "the points in doubt (both bar LEDs when none is known)", AMBER, Pattern.TRIPLE,
+         "please look: the camera cannot tell what was played; settle it at the board"),
     Look("cube-value", "one of the six cube LEDs 2..64", WHITE, Pattern.SOLID,
          "value of the doubling cube"),
     Look("cube-owner", "owner light on the owner's side of the cube ladder", WHITE, Pattern.SOLID,
@@ -199,6 +201,10 @@ class Signals:
     def teaching(self, sources: Iterable[int | str], destinations: Iterable[int | str] = ()) -> None:
         """Show legal source points and the lifted checker's destinations."""
         self._set(overlay=Overlay("teaching", _spots(sources), _spots(destinations)))
+
+    def look_needed(self, points: Iterable[int | str] = ()) -> None:
+        """Ask the players to look: the reading fits neither a legal nor a clear illegal play."""
+        self._set(overlay=Overlay("look", _spots(points) or BARS))
 
     def cube(self, value: int, owner: str | None = None) -> None:
         """Show the cube's value (1 = centred, no LED) and owner."""

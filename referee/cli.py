@@ -23,6 +23,7 @@ _COMMANDS: dict[str, str] = {
     "check-match": "referee.cli_records",
     "convert": "referee.cli_records",
     "show": "referee.cli_records",
+    "leds": "firmware_bridge.cli",
 }
 
 

@@ -123,7 +123,7 @@ def test_spot_parsing():
 
 
 def test_point_signals_differ_by_pattern_not_only_by_colour():
-    on_points = ["illegal", "accepted", "teach-source", "teach-destination"]
+    on_points = ["illegal", "accepted", "teach-source", "teach-destination", "look"]
     assert len({SIGNAL_TABLE[s].pattern for s in on_points}) == len(on_points)
     status = [s for s in SIGNAL_TABLE if s.startswith("status-")]
     assert len({SIGNAL_TABLE[s].pattern for s in status}) == len(status)
@@ -175,3 +175,10 @@ def test_signals_drive_the_status_light(board, clock):
     signals.controller_fault(False)
     assert status.looks == ["status-controller-fault", "status-ok"]
     assert status.ticks == 3
+
+
+def test_look_needed_flashes_amber_where_in_doubt(signals, board):
+    signals.look_needed([13, "bar-dark"])
+    assert looks(board)["13"] == ("amber", Pattern.TRIPLE) and looks(board)["bar-dark"] == ("amber", Pattern.TRIPLE)
+    signals.look_needed()
+    assert set(looks(board)) >= {"bar-dark", "bar-light"}
