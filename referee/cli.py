@@ -24,6 +24,8 @@ _COMMANDS: dict[str, str] = {
     "convert": "referee.cli_records",
     "show": "referee.cli_records",
     "leds": "firmware_bridge.cli",
+    "watch": "referee.commands",
+    "replay": "referee.commands",
 }
 
 

@@ -1,0 +1,236 @@
+"""`bgref watch` (live) and `bgref replay` (offline): frames to a refereed, recorded match.
+
+Configuration for `watch` is TOML, read from the first of ``--config``,
+``$BGREF_CONFIG``, ``$XDG_CONFIG_HOME/bgref/config.toml`` (``~/.config/…``) and
+``/etc/bgref/config.toml``; flags override it.  Keys are the long flag names
+with underscores (``camera = "picamera"``, ``calibration = "…"``,
+``match_dir = "…"``, ``led_port = "/dev/ttyACM0"``, ``players = ["Ann", "Bob"]``,
+``match_length = 5``, ``mode = "teach"``, ``jacoby = true`` …).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from engine.game import AcceptIllegal, Rules
+
+from .core import Mode, Press, Settings
+from .service import RefereeService
+
+log = logging.getLogger("bgref")
+
+_RULE_KEYS = ("match_length", "crawford", "jacoby", "beavers", "raccoons", "automatic_doubles", "max_cube")
+
+
+def register(subparsers: Any) -> None:
+    watch = subparsers.add_parser("watch", help="referee a live game from the camera")
+    watch.add_argument("--config", type=Path, help="TOML configuration (see `bgref watch --help`)")
+    watch.add_argument("--camera", help="picamera, usb:N, a video file or a folder of images")
+    watch.add_argument("--calibration", type=Path, help="calibration.json from `bgref calibrate`")
+    watch.add_argument("--match-dir", type=Path, help="folder of this match (journal, .mat, SGF); resumed if it holds one")
+    watch.add_argument("--led-port", help="serial port of the LED controller (default: found by USB id)")
+    watch.add_argument("--simulate-leds", action="store_true", default=None, help="print the LEDs instead of driving a controller")
+    _match_flags(watch)
+    watch.set_defaults(func=run_watch)
+    replay = subparsers.add_parser("replay", help="referee a recorded video or folder of frames offline")
+    replay.add_argument("recording", help="a video file or a folder of images")
+    replay.add_argument("--calibration", type=Path, required=True)
+    replay.add_argument("--out", type=Path, required=True, help="folder for the journal and match files")
+    replay.add_argument("--fps", type=float, default=10.0, help="frame rate of a folder of images")
+    _match_flags(replay)
+    replay.set_defaults(func=run_replay)
+
+
+def _match_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", nargs=2, metavar=("DARK", "LIGHT"))
+    parser.add_argument("--match-length", type=int, help="points to win (0 = money)")
+    parser.add_argument("--mode", choices=[m.value for m in Mode])
+    parser.add_argument("--no-crawford", dest="crawford", action="store_false", default=None)
+    parser.add_argument("--jacoby", action="store_true", default=None)
+    parser.add_argument("--beavers", action="store_true", default=None)
+    parser.add_argument("--raccoons", action="store_true", default=None)
+    parser.add_argument("--automatic-doubles", type=int)
+    parser.add_argument("--accept-illegal", choices=[a.value for a in AcceptIllegal])
+
+
+def config_paths(explicit: Path | None, environ: dict[str, str] | os._Environ[str] = os.environ) -> list[Path]:
+    """Where the configuration is looked for, first match wins."""
+    paths = [explicit] if explicit else []
+    if environ.get("BGREF_CONFIG"):
+        paths.append(Path(environ["BGREF_CONFIG"]))
+    xdg = environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    paths += [Path(xdg) / "bgref" / "config.toml", Path("/etc/bgref/config.toml")]
+    return paths
+
+
+def load_config(explicit: Path | None) -> tuple[dict[str, Any], Path | None]:
+    for path in config_paths(explicit):
+        if path.is_file():
+            try:
+                return tomllib.loads(path.read_text(encoding="utf-8")), path
+            except (tomllib.TOMLDecodeError, OSError) as exc:
+                raise SystemExit(f"bgref: the configuration {path} cannot be read: {exc}") from None
+        if explicit and path == explicit:
+            raise SystemExit(f"bgref: no configuration file at {explicit}")
+    return {}, None
+
+
+def merged(config: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """Configuration with the flags given on the command line on top."""
+    out = dict(config)
+    for key, value in vars(args).items():
+        if value is not None and key not in ("func", "config", "command"):
+            out[key] = value
+    return out
+
+
+def settings_from(options: dict[str, Any], dark_right_half: str = "home") -> Settings:
+    rules_kw = {k: options[k] for k in _RULE_KEYS if k in options}
+    if "accept_illegal" in options:
+        rules_kw["accept_illegal"] = AcceptIllegal(options["accept_illegal"])
+    try:
+        rules = Rules(**rules_kw)
+    except (TypeError, ValueError) as exc:
+        raise SystemExit(f"bgref: the rules asked for do not fit together: {exc}") from None
+    players = tuple(options.get("players") or ("Dark", "Light"))
+    return Settings(rules=rules, players=(str(players[0]), str(players[1])), mode=Mode(options.get("mode", "referee")), dark_right_half=dark_right_half)
+
+
+def _reader(calibration: Path) -> tuple[Callable[..., Any], str]:
+    from vision import BoardReader, load_calibration
+    from vision.errors import VisionError
+
+    try:
+        cal = load_calibration(calibration)
+    except VisionError as exc:
+        raise SystemExit(f"bgref: {exc} (make one with `bgref calibrate IMAGE -o calibration.json`)") from None
+    layout = cal.layout
+    # The half on dark's right: dark sits at the bottom (or top) of the image.
+    dark_right = "home" if layout.home_right == layout.dark_bottom else "outer"
+    return BoardReader(cal), dark_right
+
+
+def _setup_logging() -> None:
+    # Under systemd, stderr goes to journald, which stamps the time itself.
+    fmt = "%(levelname)s %(message)s" if os.environ.get("JOURNAL_STREAM") else "%(asctime)s %(message)s"
+    logging.basicConfig(level=logging.INFO, format=fmt, datefmt="%H:%M:%S")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from vision.camera import CameraError, open_source
+
+    from .pipeline import FramePipeline, run_source
+
+    _setup_logging()
+    reader, dark_right = _reader(args.calibration)
+    settings = settings_from(merged({}, args), dark_right)
+    if (args.out / "match.journal").exists():
+        print(f"bgref replay: {args.out} already holds a match; give another --out folder", file=sys.stderr)
+        return 2
+    try:
+        source = open_source(args.recording, fps=args.fps)
+        service = RefereeService(settings, args.out, signals=None)
+        pipeline = FramePipeline(reader, service)
+        stats = run_source(source, pipeline, live=False)
+    except CameraError as exc:
+        print(f"bgref replay: {exc}", file=sys.stderr)
+        return 2
+    written = service.write_records()
+    service.close()
+    print(f"refereed {args.recording}: {stats.summary()}")
+    print(f"score {settings.players[0]} {service.ref.match.score[0]}, {settings.players[1]} {service.ref.match.score[1]}")
+    print("wrote " + ", ".join(str(p) for p in [args.out / 'match.journal', *written]))
+    return 0
+
+
+@dataclass
+class _Devices:
+    signals: Any
+    controller: Any
+    buttons: Any
+    board: Any
+
+
+def _devices(options: dict[str, Any]) -> _Devices:
+    from firmware_bridge import LedController, SerialConnector, Signals, SimulatedBoard
+
+    clock = time.monotonic
+    if options.get("simulate_leds"):
+        board = SimulatedBoard()
+        return _Devices(Signals(board, clock=clock), None, None, board)
+    controller = LedController(SerialConnector(options.get("led_port")), clock=clock, report=log.warning)
+    buttons = None
+    try:
+        from firmware_bridge import ButtonPanel, open_buttons
+
+        buttons = ButtonPanel(open_buttons(), clock=clock)
+    except Exception as exc:  # noqa: BLE001 - no GPIO here (a laptop): the web page has the buttons
+        log.info("no GPIO buttons (%s); use the web page's buttons", exc)
+    return _Devices(Signals(controller, clock=clock), controller, buttons, None)
+
+
+_BUTTON_PRESS = {"accept": "accept", "take-back": "correct", "new-game": "drop", "mode": "mode"}
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    from firmware_bridge import sdnotify
+    from vision.camera import CameraError, open_source
+
+    from .pipeline import FramePipeline, run_source
+
+    _setup_logging()
+    config, path = load_config(args.config)
+    options = merged(config, args)
+    if path:
+        log.info("configuration: %s", path)
+    for needed in ("camera", "calibration"):
+        if not options.get(needed):
+            print(f"bgref watch: no {needed} given (flag --{needed} or `{needed} = …` in the configuration)", file=sys.stderr)
+            return 2
+    reader, dark_right = _reader(Path(options["calibration"]))
+    settings = settings_from(options, dark_right)
+    folder = Path(options.get("match_dir") or Path.home() / "bgref-matches" / "current")
+    service = RefereeService(settings, folder, None)
+    if service.resumed_message():
+        log.warning(service.resumed_message())
+    devices = _devices(options)
+    service.signals = devices.signals
+    pipeline = FramePipeline(reader, service)
+    try:
+        source = open_source(str(options["camera"]))
+    except CameraError as exc:
+        print(f"bgref watch: {exc}", file=sys.stderr)
+        return 2
+    sdnotify.notify("READY=1")
+    log.info("refereeing %s vs %s from %s; match folder %s", *settings.players, source.name, folder)
+
+    def idle() -> None:
+        if devices.controller is not None:
+            devices.controller.service()
+        devices.signals.tick()
+        if devices.buttons is not None:
+            for press in devices.buttons.poll():
+                button = _BUTTON_PRESS.get(press.name)
+                if button:
+                    service.handle(Press(button))
+        sdnotify.notify("WATCHDOG=1")
+
+    try:
+        run_source(source, pipeline, on_camera_fault=devices.signals.camera_fault, live=True, idle=idle)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.write_records()
+        service.close()
+        if devices.controller is not None:
+            devices.controller.close()
+    log.info("stopped: %s", pipeline.stats.summary())
+    return 0

@@ -1,0 +1,143 @@
+"""Frames to verdicts: settle detection, reading the board, the referee service.
+
+:class:`FramePipeline` is fed ``(seconds, frame)``; when the board has settled
+it reads it once (``vision``) and hands the reading to the service.  Vision
+errors on a frame are reported once per kind and never stop the match.
+:func:`run_source` drives a pipeline from a frame source, reopening a camera
+that was unplugged and showing the camera fault on the LEDs meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.camera import CameraError, CameraLostError, FrameSource
+from vision.errors import VisionError
+
+from .core import Outcome, Seen
+from .service import RefereeService
+from .settle import SettleConfig, SettleState, settle_step, shrink
+
+log = logging.getLogger("bgref")
+
+Reader = Callable[[NDArray[np.uint8]], dict[str, Any]]
+
+
+@dataclass
+class PipelineStats:
+    """What a run measured."""
+
+    frames: int = 0
+    reads: int = 0
+    read_seconds: list[float] = field(default_factory=list)
+    verdict_seconds: list[float] = field(default_factory=list)  # dice picked up -> verdict shown
+    vision_errors: int = 0
+    wall_seconds: float = 0.0
+
+    def summary(self) -> str:
+        parts = [f"{self.frames} frames", f"{self.reads} readings"]
+        if self.wall_seconds:
+            parts.append(f"{self.frames / self.wall_seconds:.1f} frames/s")
+        if self.read_seconds:
+            parts.append(f"median read {1000 * statistics.median(self.read_seconds):.0f} ms")
+        if self.verdict_seconds:
+            parts.append(f"median verdict {1000 * statistics.median(self.verdict_seconds):.0f} ms")
+        if self.vision_errors:
+            parts.append(f"{self.vision_errors} unreadable frames")
+        return ", ".join(parts)
+
+
+class FramePipeline:
+    """Settle, read, referee."""
+
+    def __init__(self, reader: Reader, service: RefereeService, settle: SettleConfig = SettleConfig(), clock: Callable[[], float] = time.perf_counter) -> None:
+        self.reader = reader
+        self.service = service
+        self.settle_cfg = settle
+        self.clock = clock
+        self.state = SettleState()
+        self.stats = PipelineStats()
+        self._reported: set[str] = set()
+
+    def feed(self, t: float, frame: NDArray[np.uint8]) -> Outcome | None:
+        """Take one frame; the outcome when it was read and refereed."""
+        self.stats.frames += 1
+        if frame is None or frame.ndim not in (2, 3) or frame.size == 0:
+            self._report_once("corrupt", "a corrupt frame was skipped")
+            return None
+        self.state, read_now = settle_step(self.settle_cfg, self.state, t, shrink(self.settle_cfg, frame))
+        if not read_now:
+            return None
+        start = self.clock()
+        try:
+            reading = self.reader(frame)
+        except VisionError as exc:
+            self.stats.vision_errors += 1
+            self._report_once(type(exc).__name__, f"this frame could not be read: {exc}")
+            return None
+        read_done = self.clock()
+        self.stats.reads += 1
+        self.stats.read_seconds.append(read_done - start)
+        outcome = self.service.handle(Seen.from_reading(reading))
+        if outcome.verdict is not None:
+            self.stats.verdict_seconds.append(self.clock() - start)
+        return outcome
+
+    def _report_once(self, kind: str, text: str) -> None:
+        if kind not in self._reported:
+            self._reported.add(kind)
+            log.warning(text)
+
+
+def run_source(
+    source: FrameSource,
+    pipeline: FramePipeline,
+    on_camera_fault: Callable[[bool], None] = lambda on: None,
+    retry_seconds: float = 2.0,
+    live: bool = False,
+    idle: Callable[[], None] = lambda: None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> PipelineStats:
+    """Feed every frame of ``source``; a live camera that is lost is reopened
+    every ``retry_seconds`` until it is back (or the process is stopped)."""
+    started = time.perf_counter()
+    told = False
+    while True:
+        try:
+            source.open()
+            if told:
+                log.warning("%s is back", source.name)
+                on_camera_fault(False)
+                told = False
+            for t, frame in source.frames():
+                pipeline.feed(t, frame)
+                idle()
+            break
+        except CameraLostError as exc:
+            if not live:
+                raise
+            if not told:
+                log.warning("%s; retrying every %.0f s", exc, retry_seconds)
+                on_camera_fault(True)
+                told = True
+            sleep(retry_seconds)
+        except CameraError as exc:
+            if not live:
+                raise
+            if not told:
+                log.warning("%s; retrying every %.0f s", exc, retry_seconds)
+                on_camera_fault(True)
+                told = True
+            idle()
+            sleep(retry_seconds)
+        finally:
+            source.close()
+    pipeline.stats.wall_seconds = time.perf_counter() - started
+    return pipeline.stats

@@ -1,0 +1,123 @@
+"""Settle detection and the frame loop: one reading per settled state, camera loss and return."""
+
+import numpy as np
+import pytest
+
+from referee.settle import SettleConfig, SettleState, settle_step, shrink
+from vision.camera import CameraError, CameraLostError, FolderSource, open_source
+
+CFG = SettleConfig()
+
+
+def still(seed, shape=(180, 320)):
+    rng = np.random.default_rng(seed)
+    base = (rng.random(shape) * 200).astype(np.uint8)
+    return np.dstack([base] * 3)
+
+
+def with_hand(frame, x):
+    out = frame.copy()
+    out[40:140, x : x + 60] = 30  # a dark arm across the board
+    return out
+
+
+def run(frames, fps=10.0):
+    state = SettleState()
+    reads = []
+    for i, frame in enumerate(frames):
+        state, now = settle_step(CFG, state, i / fps, shrink(CFG, frame))
+        if now:
+            reads.append(i)
+    return reads
+
+
+def test_one_read_per_settled_state():
+    a, b = still(1), still(2)
+    frames = [a] * 8 + [with_hand(a, x) for x in range(0, 240, 20)] + [b] * 10 + [b] * 10
+    reads = run(frames)
+    assert len(reads) == 2
+    assert reads[0] >= 4  # waited settle_seconds (0.4 s at 10 fps)
+    assert reads[1] >= 8 + 12 + 4
+
+
+def test_a_hand_that_leaves_nothing_changed_causes_no_new_read():
+    a = still(1)
+    frames = [a] * 8 + [with_hand(a, x) for x in range(0, 240, 20)] + [a] * 10
+    assert len(run(frames)) == 1
+
+
+def test_sensor_noise_alone_is_still():
+    a = still(1)
+    rng = np.random.default_rng(5)
+    noisy = [np.clip(a.astype(int) + rng.integers(-3, 4, a.shape), 0, 255).astype(np.uint8) for _ in range(12)]
+    assert len(run(noisy)) == 1
+
+
+def test_folder_source_skips_corrupt_files(tmp_path):
+    import cv2
+
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"frame{i:02d}.png"), still(i))
+    (tmp_path / "frame01b.jpg").write_bytes(b"not a jpeg")
+    src = FolderSource(tmp_path, fps=5)
+    src.open()
+    frames = list(src.frames())
+    assert len(frames) == 3 and frames[1][0] == pytest.approx(0.2)
+    with pytest.raises(CameraError, match="not picamera"):
+        open_source(str(tmp_path / "missing.mp4"))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(CameraError, match="holds no images"):
+        FolderSource(empty).open()
+
+
+class FlakyCamera:
+    """A camera (hardware we do not have) that is unplugged once, then comes back."""
+
+    name = "flaky camera"
+
+    def __init__(self, frames):
+        self.frames_list = frames
+        self.opens = 0
+
+    def open(self):
+        self.opens += 1
+        if self.opens == 2:
+            raise CameraError("no camera at index 0: is it plugged in?")
+
+    def frames(self):
+        if self.opens == 1:
+            yield 0.0, self.frames_list[0]
+            raise CameraLostError("flaky camera stopped giving frames (unplugged?)")
+        yield from ((i / 10, f) for i, f in enumerate(self.frames_list))
+
+    def close(self):
+        pass
+
+
+def test_camera_unplugged_and_back_shows_the_fault_and_goes_on(tmp_path):
+    from engine.game import Rules
+    from referee.core import Settings
+    from referee.pipeline import FramePipeline, run_source
+    from referee.service import RefereeService
+
+    service = RefereeService(Settings(rules=Rules()), tmp_path, None)
+    reads = []
+
+    def reader(frame):
+        reads.append(frame)
+        from engine.board import Board
+        from engine import Position
+
+        reading = Board.from_position(Position.start(), 0).to_reading()
+        reading.update(dice=[], cube={"value": 1, "position": "centre"})
+        return reading
+
+    faults = []
+    pipeline = FramePipeline(reader, service)
+    camera = FlakyCamera([still(1)] * 10)
+    stats = run_source(camera, pipeline, on_camera_fault=faults.append, live=True, sleep=lambda s: None)
+    assert faults == [True, False]
+    assert camera.opens == 3 and len(reads) == 1 and stats.frames == 11
+    with pytest.raises(CameraLostError):
+        run_source(FlakyCamera([still(1)] * 3), FramePipeline(reader, service), live=False)
