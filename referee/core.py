@@ -455,6 +455,14 @@ def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     reasons = "; ".join(r.text for r in verdict.reasons)
     hint = f" (did you mean {verdict.closest[0]}?)" if verdict.closest and ref.settings.mode is not Mode.TOURNAMENT else ""
     ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
+    doubt = sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
+    if doubt:
+        # Neither a legal play nor a clear illegal one: say what was seen and ask for a look.
+        return ref, _say(
+            Note(f"please look at {', '.join(map(str, doubt))}: the camera is unsure, and as read the play is illegal: {reasons}", "warning"),
+            signals=[Signal("look_needed", (tuple(doubt),))],
+            verdict=verdict,
+        )
     return ref, _say(
         Note(f"illegal play by {name}: {reasons}{hint}", "illegal"),
         signals=[Signal("illegal_play", (points,))],
@@ -549,6 +557,11 @@ def _press(ref: Referee, press: Press) -> tuple[Referee, Outcome]:
         match = apply_to_match(ref.match, Take(answering))
         ref = replace(ref, match=match)
         return ref, _say(Note(f"{ref.settings.players[answering]} took"), events=[Take(answering)], signals=[_cube_signal(ref)])
+    if button == "mode":
+        modes = list(Mode)
+        mode = modes[(modes.index(ref.settings.mode) + 1) % len(modes)]
+        ref = replace(ref, settings=replace(ref.settings, mode=mode))
+        return ref, _say(Note(f"mode: {mode.value}"), signals=_teaching(ref))
     return ref, _say(Note(f"the {button} button does nothing now ({ref.stage.value})", "warning"))
 
 

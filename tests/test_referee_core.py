@@ -192,3 +192,35 @@ def test_occluded_reading_waits():
     before = t.ref
     t.ref, out = observe(t.ref, Seen(board=board_of(t.ref), occluded=("hand",)))
     assert t.ref == before and out.events == ()
+
+
+def test_unsure_reading_prefers_the_legal_play_it_allows():
+    t = Table()
+    t.opening(5, 2)
+    g = t.ref.game
+    right = apply_hops(g.position, [Hop(13, 8), Hop(13, 11)])
+    board = Board.from_position(right, 0)
+    misread = list(board.points)
+    misread[10] -= 1  # point 11 read as empty...
+    misread[9] += 1  # ...and 10 as holding the checker, both with low confidence
+    seen_board = Board(tuple(misread), board.bar)
+    t.see(seen_board, dice_in(t.settings, 0, 5, 2))
+    t.ref, out = observe(t.ref, Seen(board=seen_board, unsure_points=frozenset({10, 11})))
+    assert out.verdict.legal and "13/11 13/8" in out.notes[0].text
+
+
+def test_unsure_reading_that_no_legal_play_explains_asks_for_a_look():
+    t = Table()
+    t.opening(5, 2)
+    g = t.ref.game
+    wrong = Board.from_position(apply_hops(g.position, [Hop(13, 8), Hop(13, 10)]), 0)
+    t.see(wrong, dice_in(t.settings, 0, 5, 2))
+    t.ref, out = observe(t.ref, Seen(board=wrong, unsure_points=frozenset({10})))
+    assert [s.kind for s in out.signals] == ["look_needed"] and "please look at 10" in out.notes[0].text
+    assert t.ref.stage is Stage.ILLEGAL
+
+
+def test_mode_button_cycles_modes():
+    t = Table()
+    out = t.press("mode")
+    assert t.ref.settings.mode is Mode.TEACH and "teach" in out.notes[0].text
