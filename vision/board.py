@@ -1,9 +1,11 @@
 """Find the playing surface in a camera image and map it to the canonical plane.
 
-Walnut and leather are strongly coloured; the largest strongly coloured region in view
-is the board, and its convex outline is the outer edge of the frame. Barrel distortion
-is estimated from how far that outline's edges bow away from straight lines, then a
-homography maps the undistorted corners onto the canonical board (``vision.geometry``).
+The leather points are found by a loose hue/saturation prior (burnt orange, olive); the
+convex hull of the largest cluster of them is the inner playing surface, since the
+outermost points' bases meet the frame at its inner corners. Barrel distortion is
+estimated from how far that outline's edges bow away from straight lines, then a
+homography maps the undistorted corners onto the canonical inner rectangle
+(``vision.geometry``). Everything else about the set is learned at calibration.
 """
 
 from __future__ import annotations
@@ -26,18 +28,24 @@ class BoardFinderConfig:
     """Thresholds of the board finder."""
 
     work_width: int = 640  # the image is searched at this width
-    min_saturation: int = 50  # HSV saturation of walnut and leather (0..255)
-    min_value: int = 35  # HSV value: ignore near-black pixels
-    border_frac: float = 0.03  # the image's outer band shows the table around the board
-    border_samples: int = 48  # table colours sampled evenly along the border
-    min_surround_distance: float = 22.0  # Lab distance from every table colour
-    open_frac: float = 0.015  # opening kernel, fraction of the work width (drops specks of table)
-    close_frac: float = 0.03  # closing kernel, fraction of the work width
-    trim_frac: float = 0.05  # opening of the board's region: cuts off things touching it
-    min_area_frac: float = 0.06  # the surface covers at least this much of the image
-    max_k1: float = 0.25  # barrel coefficient search range
-    k1_steps: int = 26
-    max_quad_residual: float = 0.01  # 75th percentile of the outline's distance to the fitted quad, fraction of its size
+    orange_hue: tuple[int, int] = (172, 16)  # OpenCV hue (0..180) wraps: >= first or <= second
+    orange_min_saturation: int = 175
+    olive_hue: tuple[int, int] = (24, 50)
+    olive_min_saturation: int = 95
+    min_value: int = 25  # HSV value: ignore near-black pixels
+    orange_relative_value: float = 0.45  # fraction of the image's 99th-percentile brightness
+    olive_relative_value: float = 0.25
+    refine_ppm: float = 1.0  # canonical resolution for the ECC refinement
+    refine_blur_mm: tuple[float, ...] = (10.0, 4.0, 1.5)
+    refine_iterations: int = 60
+    refine_max_move_mm: float = 60.0
+    min_k1_gain: float = 0.15  # a barrel coefficient must cut the outline misfit by this fraction
+    open_frac: float = 0.006  # opening kernel, fraction of the work width (drops specks)
+    close_frac: float = 0.06  # leather within this (fraction of the work width) belongs together
+    min_area_frac: float = 0.03  # leather covers at least this much of the image
+    max_k1: float = 0.25  # barrel coefficient search range (used when k1_steps > 1)
+    k1_steps: int = 1  # 1 = no barrel search: the outline of the points is too coarse to measure it reliably
+    max_quad_residual: float = 0.03  # 75th percentile of the outline's distance to the fitted quad, fraction of its size
     min_aspect: float = 1.1  # long/short side of the board (nominal 480/340)
     max_aspect: float = 2.0
 
@@ -65,49 +73,41 @@ class Lens:
         return c + d * self.norm
 
 
-def surface_outline(cfg: BoardFinderConfig, image: Image) -> Points:  # noqa: C901
-    """Outline (image pixels) of the largest strongly coloured region: the board."""
+def leather_mask(cfg: BoardFinderConfig, small: Image) -> Image:
+    """Pixels with the hue and saturation of burnt-orange or olive leather (a loose prior)."""
+    hsv = cv2.cvtColor(cv2.medianBlur(small, 5), cv2.COLOR_BGR2HSV)
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    top = float(np.percentile(v, 99))
+    orange = ((h <= cfg.orange_hue[1]) | (h >= cfg.orange_hue[0])) & (s >= cfg.orange_min_saturation)
+    orange &= v >= cfg.orange_relative_value * top
+    olive = (h >= cfg.olive_hue[0]) & (h <= cfg.olive_hue[1]) & (s >= cfg.olive_min_saturation)
+    olive &= v >= cfg.olive_relative_value * top
+    return ((orange | olive) & (v >= cfg.min_value)).astype(np.uint8) * 255
+
+
+def surface_outline(cfg: BoardFinderConfig, image: Image) -> Points:
+    """Convex outline (image pixels) of the leather points: the inner playing surface."""
     h, w = image.shape[:2]
     scale = cfg.work_width / w
     small = cv2.resize(image, (cfg.work_width, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    coloured = (hsv[..., 1] >= cfg.min_saturation) & (hsv[..., 2] >= cfg.min_value)
-    mask = (coloured & (_distance_from_surroundings(cfg, small) > cfg.min_surround_distance)).astype(np.uint8) * 255
-    k = max(3, int(cfg.close_frac * cfg.work_width) | 1)
+    mask = leather_mask(cfg, small)
     o = max(3, int(cfg.open_frac * cfg.work_width) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (o, o)))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    k = max(3, int(cfg.close_frac * cfg.work_width) | 1)
+    grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(grown)
     if n < 2:
-        raise BoardNotFoundError("no playing surface found: nothing in view looks like the leather points")
+        raise BoardNotFoundError("no board found: nothing in view looks like the leather points")
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    if stats[best, cv2.CC_STAT_AREA] < cfg.min_area_frac * mask.size:
+    leather = (mask > 0) & (labels == best)
+    if leather.sum() < cfg.min_area_frac * mask.size:
         raise BoardNotFoundError(
-            f"no playing surface found: the largest leather-like region covers only "
-            f"{100 * stats[best, cv2.CC_STAT_AREA] / mask.size:.1f}% of the image"
+            f"no board found: leather-like pixels cover only {100 * leather.sum() / mask.size:.1f}% of the image"
         )
-    board = (labels == best).astype(np.uint8)
-    s = max(3, int(cfg.trim_frac * cfg.work_width) | 1)
-    board = cv2.morphologyEx(board, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (s, s)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(board)
-    if n < 2:
-        raise BoardNotFoundError("no playing surface found")
-    board = (labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))).astype(np.uint8)
-    contours, _ = cv2.findContours(board, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    outline = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
-    return (outline + 0.5) / scale - 0.5
-
-
-def _distance_from_surroundings(cfg: BoardFinderConfig, small: Image) -> NDArray[np.float32]:
-    """Lab distance of each pixel from the nearest colour seen along the image border (the table)."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    b = max(2, int(cfg.border_frac * min(lab.shape[:2])))
-    ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3), lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
-    centres = ring[np.linspace(0, len(ring) - 1, cfg.border_samples).astype(int)]
-    d = np.full(lab.shape[:2], np.inf, np.float32)
-    for c in centres:
-        d = np.minimum(d, np.sqrt(((lab - c) ** 2).sum(axis=2)))
-    return d
+    ys, xs = np.nonzero(leather)
+    hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+    dense = np.concatenate([np.linspace(hull[i], hull[(i + 1) % len(hull)], 16, endpoint=False) for i in range(len(hull))])
+    return (dense + 0.5) / scale - 0.5
 
 
 def fit_quad(outline: Points) -> tuple[Points, float]:
@@ -162,6 +162,7 @@ def estimate_lens(cfg: BoardFinderConfig, outline: Points, size: tuple[int, int]
     """Barrel coefficient that makes the surface outline most quadrilateral; returns it and the quad."""
     w, h = size
     best: tuple[float, Lens, Points] | None = None
+    zero: tuple[float, Lens, Points] | None = None
     for k1 in np.linspace(0.0, cfg.max_k1, cfg.k1_steps):
         lens = Lens(float(k1), (w / 2.0, h / 2.0), float(max(w, h)))
         try:
@@ -170,10 +171,14 @@ def estimate_lens(cfg: BoardFinderConfig, outline: Points, size: tuple[int, int]
             continue
         if best is None or residual < best[0]:
             best = (residual, lens, quad)
+        if k1 == 0.0:
+            zero = (residual, lens, quad)
     if best is None:
-        raise BoardNotFoundError("the playing surface is not a quadrilateral")
+        raise BoardNotFoundError("no board found: the leather-like region is not a quadrilateral")
+    if best[1].k1 > 0 and zero is not None and best[0] > (1 - cfg.min_k1_gain) * zero[0]:
+        best = zero  # not worth bending the image for
     if best[0] > cfg.max_quad_residual:
-        raise BoardNotFoundError(f"the leather-like region is not a board (outline misfit {best[0]:.3f})")
+        raise BoardNotFoundError(f"no board found: the leather-like region is not a rectangle (misfit {best[0]:.3f})")
     return best[1], best[2]
 
 
@@ -199,8 +204,9 @@ def check_aspect(cfg: BoardFinderConfig, quad: Points) -> None:
         raise BoardNotFoundError(f"the region found has the wrong shape for a board (aspect {aspect:.2f})")
 
 
-def outer_rectangle(geo: BoardGeometry) -> Points:
-    return np.array([[0, 0], [geo.width, 0], [geo.width, geo.depth], [0, geo.depth]], np.float64)
+def inner_rectangle(geo: BoardGeometry) -> Points:
+    f = geo.frame
+    return np.array([[f, f], [geo.width - f, f], [geo.width - f, geo.depth - f], [f, geo.depth - f]], np.float64)
 
 
 def locate_board(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry) -> tuple[Lens, NDArray[np.float64]]:
@@ -210,11 +216,48 @@ def locate_board(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry) -> tu
     lens, quad = estimate_lens(cfg, outline, (w, h))
     quad = order_corners(quad)
     check_aspect(cfg, quad)
-    return lens, homography_from_corners(quad, geo)
+    return lens, refine_homography(cfg, image, lens, homography_from_corners(quad, geo), geo)
+
+
+def points_template(geo: BoardGeometry, ppm: float) -> NDArray[np.float32]:
+    """The 24 leather triangles drawn on the canonical plane (1 inside, 0 outside)."""
+    h, w = int(round(geo.depth * ppm)), int(round(geo.width * ppm))
+    tmpl = np.zeros((h, w), np.float32)
+    pw = geo.point_width
+    for x0 in (geo.frame, geo.bar_x[1]):
+        for col in range(6):
+            for base, tip in ((geo.frame, geo.frame + geo.point_length), (geo.depth - geo.frame, geo.depth - geo.frame - geo.point_length)):
+                xa = x0 + col * pw
+                tri = np.array([[xa, base], [xa + pw, base], [xa + pw / 2, tip]]) * ppm
+                cv2.fillConvexPoly(tmpl, np.round(tri * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    return tmpl
+
+
+def refine_homography(cfg: BoardFinderConfig, image: Image, lens: Lens, hom: NDArray[np.float64], geo: BoardGeometry) -> NDArray[np.float64]:
+    """Align the leather seen on the canonical plane with the ideal triangles (ECC, homography)."""
+    ppm = cfg.refine_ppm
+    maps = canonical_maps(lens, hom, geo, ppm)
+    seen = leather_mask(cfg, to_canonical(image, maps)).astype(np.float32) / 255.0
+    tmpl = points_template(geo, ppm)
+    warp = np.eye(3, dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, cfg.refine_iterations, 1e-6)
+    for blur in cfg.refine_blur_mm:  # coarse to fine: the coarse pass cannot lock onto a neighbouring point
+        sigma = blur * ppm
+        try:
+            _, warp = cv2.findTransformECC(cv2.GaussianBlur(tmpl, (0, 0), sigma), cv2.GaussianBlur(seen, (0, 0), sigma),
+                                           warp, cv2.MOTION_HOMOGRAPHY, criteria, None, 1)
+        except cv2.error:
+            return hom  # did not converge: keep the outline's fit
+    scale = np.diag([ppm, ppm, 1.0])
+    step = np.linalg.inv(scale) @ np.linalg.inv(warp.astype(np.float64)) @ scale
+    moved = np.abs(cv2.perspectiveTransform(inner_rectangle(geo).reshape(-1, 1, 2), step).reshape(-1, 2) - inner_rectangle(geo)).max()
+    if moved > cfg.refine_max_move_mm:
+        return hom  # a jump this large is a wrong alignment, not a refinement
+    return step @ hom
 
 
 def homography_from_corners(quad: Points, geo: BoardGeometry) -> NDArray[np.float64]:
-    hom, _ = cv2.findHomography(quad.astype(np.float64), outer_rectangle(geo))
+    hom, _ = cv2.findHomography(quad.astype(np.float64), inner_rectangle(geo))
     if hom is None:
         raise BoardNotFoundError("could not fit a homography to the board's corners")
     return hom

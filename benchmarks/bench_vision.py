@@ -1,0 +1,177 @@
+"""Accuracy and speed of calibrate + read on rendered images of the set.
+
+    .venv/bin/python benchmarks/bench_vision.py [--setups 30] [--frames 10] [--seed 20261121] [--csv out.csv]
+
+Each setup is a fresh random installation (camera pose up to 15° off vertical, either
+orientation, home boards on either side, lamp, palette, lens, noise, JPEG) drawn from
+``--seed``; none of them was used while tuning (tuning used seeds below 1000). Each
+setup is calibrated on its own start-position render, then ``--frames`` random positions
+(with dice and cube, the lamp drifting) are read. Prints whole-board exact rates,
+per-point, per-die, flat/cocked, half and cube accuracies, arm-occlusion behaviour, and the
+median ``read`` time per 1280x720 frame on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from vision.calibrate import calibrate  # noqa: E402
+from vision.config import CalibrationConfig  # noqa: E402
+from vision.errors import VisionError  # noqa: E402
+from vision.read import BoardReader  # noqa: E402
+from vision.render import random_scene, random_setup, render, with_arm  # noqa: E402
+
+DIE_MATCH_MM = 12.0
+
+
+def match_dice(truth_specs, reading):
+    """Pairs (truth die spec, read die or None) by nearest canonical position."""
+    read = list(zip(reading["dice"], reading["image"]["dice_mm"]))
+    out = []
+    for spec in truth_specs:
+        best, best_d = None, DIE_MATCH_MM
+        for i, (d, xy) in enumerate(read):
+            dist = float(np.hypot(xy[0] - spec.xy[0], xy[1] - spec.xy[1]))
+            if dist < best_d:
+                best, best_d = i, dist
+        out.append((spec, None if best is None else read.pop(best)[0]))
+    return out, len(read)
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.n: dict[str, list[int]] = {}
+
+    def add(self, key: str, ok: bool) -> None:
+        t = self.n.setdefault(key, [0, 0])
+        t[0] += int(ok)
+        t[1] += 1
+
+    def line(self, key: str, label: str) -> str:
+        r, t = self.n.get(key, [0, 0])
+        return f"  {label:34s} {100 * r / max(t, 1):7.2f}%  ({r}/{t})"
+
+
+def score_frame(tally: Tally, scene, truth, reading) -> bool:
+    checkers = reading["points"] == truth["points"] and reading["bar"] == truth["bar"] and reading["off"] == truth["off"]
+    for a, b in zip(reading["points"], truth["points"]):
+        tally.add("point", a == b)
+    tally.add("bar", reading["bar"] == truth["bar"])
+    pairs, extra = match_dice(scene.dice, reading)
+    dice_ok = extra == 0
+    for spec, got in pairs:
+        want = {"value": spec.value, "flat": spec.flat}
+        tally.add("die_found", got is not None)
+        tally.add("die_value", got is not None and got["value"] == spec.value)
+        if got is not None:
+            tally.add("die_flat", got["flat"] == spec.flat)
+            half = [d for d in truth["dice"] if d["value"] == spec.value and d["flat"] == spec.flat]
+            tally.add("die_half", any(got["half"] == h["half"] for h in half))
+        dice_ok &= got is not None and all(got[k] == v for k, v in want.items())
+    tally.add("die_extra_frames", extra == 0)
+    cube_ok = reading["cube"] == truth["cube"]
+    tally.add("cube", cube_ok)
+    if truth["cube"] is not None:
+        tally.add("cube_value", reading["cube"] is not None and reading["cube"]["value"] == truth["cube"]["value"])
+        tally.add("cube_position", reading["cube"] is not None and reading["cube"]["position"] == truth["cube"]["position"])
+    tally.add("board_checkers", checkers)
+    tally.add("board_all", checkers and dice_ok and cube_ok)
+    return checkers and dice_ok and cube_ok
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--setups", type=int, default=30)
+    ap.add_argument("--frames", type=int, default=10)
+    ap.add_argument("--arms", type=int, default=1, help="extra frames per setup with an arm over the board")
+    ap.add_argument("--seed", type=int, default=20261121)
+    ap.add_argument("--csv", type=Path)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    tally = Tally()
+    times: list[float] = []
+    rows = []
+    calib_fail = 0
+    arm_confident_wrong = arm_frames = arm_flagged = 0
+    t_start = time.time()
+    for k in range(args.setups):
+        seed = args.seed + 1000 * k
+        rng = np.random.default_rng(seed)
+        setup = random_setup(rng)
+        start = random_scene(np.random.default_rng(seed + 1), setup.layout, start=True)
+        image, _ = render(start, setup, seed + 1)
+        try:
+            cal = calibrate(CalibrationConfig(), image)
+        except VisionError as exc:
+            calib_fail += 1
+            print(f"  setup {k}: calibration failed: {exc}", file=sys.stderr)
+            continue
+        reader = BoardReader(cal)
+        for f in range(args.frames + args.arms):
+            fseed = seed + 2 + f
+            scene = random_scene(np.random.default_rng(fseed), setup.layout)
+            arm = f >= args.frames
+            if arm:
+                scene = with_arm(np.random.default_rng(fseed + 500), scene)
+            image, truth = render(scene, setup, fseed, lamp_drift=0.5)
+            t0 = time.perf_counter()
+            try:
+                reading = reader(image)
+            except VisionError as exc:
+                reading = None
+                err = str(exc)
+            dt = time.perf_counter() - t0
+            if arm:
+                arm_frames += 1
+                if reading is None:
+                    arm_flagged += 1
+                    continue
+                arm_flagged += bool(reading["occluded"])
+                wrong = [i for i, (a, b) in enumerate(zip(reading["points"], truth["points"])) if a is not None and a != b]
+                conf = reading["confidence"]["points"]
+                arm_confident_wrong += sum(conf[i] >= 0.9 for i in wrong)
+                continue
+            times.append(dt)
+            if reading is None:
+                tally.add("board_all", False)
+                rows.append([k, f, "error", err])
+                continue
+            ok = score_frame(tally, scene, truth, reading)
+            rows.append([k, f, int(ok), reading["points"], truth["points"], reading["dice"], truth["dice"], reading["cube"], truth["cube"]])
+        print(f"  setup {k + 1}/{args.setups} done ({time.time() - t_start:.0f} s)", file=sys.stderr)
+    n_frames = tally.n.get("board_all", [0, 0])[1]
+    print(f"rendered benchmark: {args.setups} setups (seed {args.seed}), {n_frames} frames read, "
+          f"{calib_fail} calibrations failed")
+    print(tally.line("board_checkers", "whole board exact (checkers)"))
+    print(tally.line("board_all", "whole board exact (all fields)"))
+    print(tally.line("point", "per-point count"))
+    print(tally.line("bar", "bar (both colours)"))
+    print(tally.line("die_value", "per-die value"))
+    print(tally.line("die_found", "dice found"))
+    print(tally.line("die_flat", "flat/cocked (found dice)"))
+    print(tally.line("die_half", "half (found dice)"))
+    print(tally.line("die_extra_frames", "frames without phantom dice"))
+    print(tally.line("cube", "cube (value and position)"))
+    print(tally.line("cube_value", "cube value"))
+    print(tally.line("cube_position", "cube position"))
+    print(f"  arm frames: {arm_frames}, flagged occluded: {arm_flagged}, "
+          f"confident (>=0.9) wrong point counts: {arm_confident_wrong}")
+    if times:
+        print(f"  median read time per 1280x720 frame, one core: {1000 * float(np.median(times)):.1f} ms "
+              f"(p90 {1000 * float(np.percentile(times, 90)):.1f} ms)")
+    if args.csv:
+        with args.csv.open("w", newline="") as fh:
+            csv.writer(fh).writerows(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

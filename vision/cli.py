@@ -1,0 +1,107 @@
+"""``bgref calibrate``, ``bgref read`` and ``bgref dice``: JSON on stdout, one-line errors on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from vision.errors import VisionError
+
+EXIT_BAD_INPUT = 2
+EXIT_NOT_FOUND = 3
+
+
+def register(subparsers: Any) -> None:
+    cal = subparsers.add_parser("calibrate", help="learn the board from one image of the start position")
+    cal.add_argument("image", help="image of the start position (no dice, cube in the middle)")
+    cal.add_argument("-o", "--output", default="calibration.json", help="where to write the calibration (default %(default)s)")
+    cal.add_argument("--corners", help="the board's four outer corners in pixels: x1,y1,x2,y2,x3,y3,x4,y4")
+    cal.set_defaults(func=cmd_calibrate)
+
+    rd = subparsers.add_parser("read", help="read board images: one JSON line per image")
+    rd.add_argument("images", nargs="+", help="image files")
+    rd.add_argument("--calibration", default="calibration.json", help="from `bgref calibrate` (default %(default)s)")
+    rd.set_defaults(func=cmd_read)
+
+    dc = subparsers.add_parser("dice", help="read dice in a photo without a board")
+    dc.add_argument("image", help="image file")
+    dc.set_defaults(func=cmd_dice)
+
+
+def _quiet_opencv() -> None:
+    """Our one-line errors replace OpenCV's own decoder warnings on stderr."""
+    import cv2
+
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+
+def _fail(command: str, exc: BaseException, code: int) -> int:
+    print(f"bgref {command}: {exc}", file=sys.stderr)
+    return code
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    _quiet_opencv()
+    from vision.calibrate import calibrate, parse_corners
+    from vision.config import CalibrationConfig
+    from vision.errors import BoardNotFoundError, ImageReadError, StartPositionNotFoundError
+    from vision.sources import read_image
+
+    try:
+        corners = parse_corners(args.corners) if args.corners else None
+        image = read_image(args.image)
+        cal = calibrate(CalibrationConfig(), image, corners)
+    except (ImageReadError, ValueError) as exc:
+        if isinstance(exc, (BoardNotFoundError, StartPositionNotFoundError)):
+            return _fail("calibrate", exc, EXIT_NOT_FOUND)
+        return _fail("calibrate", exc, EXIT_BAD_INPUT)
+    try:
+        Path(args.output).write_text(json.dumps(cal.to_json(), indent=1) + "\n")
+    except OSError as exc:
+        return _fail("calibrate", f"cannot write {args.output!r}: {exc.strerror or exc}", EXIT_BAD_INPUT)  # type: ignore[arg-type]
+    print(json.dumps({"calibration": args.output, "layout": cal.layout.to_json(), "lens_k1": round(cal.lens.k1, 4)}))
+    return 0
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    _quiet_opencv()
+    from vision.calibrate import load_calibration
+    from vision.read import BoardReader
+    from vision.sources import read_image
+
+    try:
+        reader = BoardReader(load_calibration(args.calibration))
+    except VisionError as exc:
+        return _fail("read", exc, EXIT_BAD_INPUT)
+    status = 0
+    for path in args.images:
+        t0 = time.perf_counter()
+        try:
+            reading: dict[str, Any] = reader(read_image(path))
+        except VisionError as exc:
+            print(f"bgref read: {path}: {exc}", file=sys.stderr)
+            print(json.dumps({"image": path, "error": str(exc)}))
+            status = EXIT_NOT_FOUND
+            continue
+        reading["image"] = {"path": path, **reading.get("image", {})}
+        reading["timing_ms"] = round(1000 * (time.perf_counter() - t0), 1)
+        print(json.dumps(reading))
+    return status
+
+
+def cmd_dice(args: argparse.Namespace) -> int:
+    _quiet_opencv()
+    from vision.dice import DiceConfig, read_dice
+    from vision.sources import read_image
+
+    try:
+        image = read_image(args.image)
+    except VisionError as exc:
+        return _fail("dice", exc, EXIT_BAD_INPUT)
+    dice = read_dice(DiceConfig(), image)
+    print(json.dumps({"image": args.image, "dice": [d.to_json() for d in dice]}))
+    return 0
