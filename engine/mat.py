@@ -49,7 +49,7 @@ from .record import (
     Take,
     other,
 )
-from .replay import GameReplay, MatchReplay, ReplayError, Step, advance, check_score, finish_game, replay
+from .replay import GameReplay, MatchReplay, ReplayError, Step, advance, check_score, finish_game, replay, start_match
 
 
 class MatError(RecordError):
@@ -232,7 +232,7 @@ def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
     """The match in a ``.mat`` text with its replay (read once, checked once)."""
     raw = _parse(text, source)
     rules, tags = _rules(raw, source)
-    state = flow.new_match(rules)
+    state = start_match(rules, [Game(g.score, ()) for g in raw.games[:1]])
     games: list[Game] = []
     replays: list[GameReplay] = []
     for number, raw_game in enumerate(raw.games, start=1):
@@ -263,7 +263,7 @@ def _rules(raw: _RawMatch, source: str) -> tuple[flow.Rules, tuple[tuple[str, st
     max_cube = int(limit) if limit.isdigit() and int(limit) in {2**k for k in range(1, 13)} else 64
     rules = flow.Rules(
         match_length=raw.length,
-        crawford=on("crawford", "on"),
+        crawford=not money and on("crawford", "on"),
         jacoby=money and on("jacoby", "off"),
         beavers=beavers,
         raccoons=beavers and (on("raccoons", "off") or on("raccoon", "off")),
@@ -399,7 +399,7 @@ def write_mat(match: Match) -> str:
 
 
 def _rule_tags(rules: flow.Rules) -> list[str]:
-    tags = [f'; [Crawford "{"On" if rules.crawford else "Off"}"]']
+    tags = [f'; [Crawford "{"On" if rules.crawford else "Off"}"]'] if rules.match_length else []
     if rules.jacoby:
         tags.append('; [Jacoby "On"]')
     if rules.beavers:

@@ -259,9 +259,18 @@ def _check_result(game: Game, end: flow.Game, number: int, moves: int) -> None:
 # --- the match ---------------------------------------------------------------------
 
 
+def start_match(rules: flow.Rules, games: tuple[Game, ...] | list[Game]) -> flow.Match:
+    """The match before its first recorded game.  A record may start in the
+    middle of a match: the first game's score is taken as given (its Crawford
+    state follows from it); later games must add up."""
+    first = tuple(games[0].score) if games else (0, 0)
+    state = replace(flow.new_match(rules), score=(first[0], first[1]))
+    return replace(state, game=flow.new_game(rules, crawford=state.next_is_crawford()))
+
+
 def replay(match: Match) -> MatchReplay:
     """Replay every game; checks each game's starting score against the match so far."""
-    state = flow.new_match(match.rules)
+    state = start_match(match.rules, match.games)
     replays: list[GameReplay] = []
     for number, game in enumerate(match.games, start=1):
         check_score(state, game.score, number)

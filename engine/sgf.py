@@ -40,7 +40,7 @@ from .record import (
     Take,
     other,
 )
-from .replay import GameReplay, MatchReplay, ReplayError, Step, advance, check_score, finish_game, replay
+from .replay import GameReplay, MatchReplay, ReplayError, Step, advance, check_score, finish_game, replay, start_match
 
 _COLOURS = ("W", "B")
 _CUBE_WORDS = {"double": Double, "take": Take, "drop": Drop, "beaver": Beaver, "raccoon": Raccoon}
@@ -256,7 +256,7 @@ def read_sgf_replay(text: str, source: str = "<sgf>") -> MatchReplay:
         raise SgfError(f"{source}: no game tree")
     root = trees[0][0]
     rules = _rules(trees, source)
-    state = flow.new_match(rules)
+    state = start_match(rules, [Game(_score(trees[0][0], source, 1), ())])
     games: list[Game] = []
     replays: list[GameReplay] = []
     for number, nodes in enumerate(trees, start=1):
