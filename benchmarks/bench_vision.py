@@ -27,19 +27,27 @@ from vision.calibrate import calibrate  # noqa: E402
 from vision.config import CalibrationConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.read import BoardReader  # noqa: E402
-from vision.render import random_scene, random_setup, render, with_arm  # noqa: E402
+from vision.render import image_point, random_scene, random_setup, render, with_arm  # noqa: E402
 
 DIE_MATCH_MM = 12.0
 
 
-def match_dice(truth_specs, reading):
+def to_reader_frame(setup, cal, xy):
+    """A renderer-canonical position in the calibrated reader's canonical frame (which may be turned)."""
+    px = np.array([image_point(setup, xy)])
+    und = cal.lens.undistort(px)
+    return cv2.perspectiveTransform(und.reshape(1, 1, 2), cal.homography)[0, 0]
+
+
+def match_dice(setup, cal, truth_specs, reading):
     """Pairs (truth die spec, read die or None) by nearest canonical position."""
     read = list(zip(reading["dice"], reading["image"]["dice_mm"]))
     out = []
     for spec in truth_specs:
         best, best_d = None, DIE_MATCH_MM
+        sx, sy = to_reader_frame(setup, cal, spec.xy)
         for i, (d, xy) in enumerate(read):
-            dist = float(np.hypot(xy[0] - spec.xy[0], xy[1] - spec.xy[1]))
+            dist = float(np.hypot(xy[0] - sx, xy[1] - sy))
             if dist < best_d:
                 best, best_d = i, dist
         out.append((spec, None if best is None else read.pop(best)[0]))
@@ -60,12 +68,12 @@ class Tally:
         return f"  {label:34s} {100 * r / max(t, 1):7.2f}%  ({r}/{t})"
 
 
-def score_frame(tally: Tally, scene, truth, reading) -> bool:
+def score_frame(tally: Tally, setup, cal, scene, truth, reading) -> bool:
     checkers = reading["points"] == truth["points"] and reading["bar"] == truth["bar"] and reading["off"] == truth["off"]
     for a, b in zip(reading["points"], truth["points"]):
         tally.add("point", a == b)
     tally.add("bar", reading["bar"] == truth["bar"])
-    pairs, extra = match_dice(scene.dice, reading)
+    pairs, extra = match_dice(setup, cal, scene.dice, reading)
     dice_ok = extra == 0
     for spec, got in pairs:
         want = {"value": spec.value, "flat": spec.flat}
@@ -144,7 +152,7 @@ def main() -> int:
                 tally.add("board_all", False)
                 rows.append([k, f, "error", err])
                 continue
-            ok = score_frame(tally, scene, truth, reading)
+            ok = score_frame(tally, setup, cal, scene, truth, reading)
             rows.append([k, f, int(ok), reading["points"], truth["points"], reading["dice"], truth["dice"], reading["cube"], truth["cube"]])
         print(f"  setup {k + 1}/{args.setups} done ({time.time() - t_start:.0f} s)", file=sys.stderr)
     n_frames = tally.n.get("board_all", [0, 0])[1]

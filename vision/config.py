@@ -32,11 +32,15 @@ class ReaderConfig:
     white_min_lightness: float = 40.0  # Lab L above the median wood L
     white_max_chroma: float = 22.0
     cube_min_loglik: float = -4.5  # a pixel this likely under the cube's learned colour is cube
+    ivory_lightness_share: float = 0.5  # the cube's ivory may be this much less light than a die
+    ivory_chroma_share: float = 2.0  # and this much more coloured (L1 chroma vs the die's Euclidean limit)
+    min_gain: float = 0.25  # per-channel light normalisation limits
+    max_gain: float = 4.0
     white_open: float = 6.0  # mm: opening that removes thin copper highlights
     die_min_side: float = 11.0  # mm
     die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)
     cube_crop: float = 1.0  # crop side around the cube's centre, in cube edges
-    cube_angles: tuple[float, ...] = (-15.0, -10.0, -5.0, 0.0, 5.0, 10.0, 15.0)  # tried on top of 90° turns
+    cube_angles: tuple[float, ...] = (-12.0, -6.0, 0.0, 6.0, 12.0)  # tried on top of 90° turns
     cube_ink_depth: float = 0.45  # numerals are this much darker than the cube's face
     cube_min_score: float = 0.05  # numeral template correlation that makes a blob the cube
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint

@@ -134,7 +134,8 @@ def half_of(geo: BoardGeometry, layout: Layout, xy: tuple[float, float]) -> str:
     if b0 <= x <= b1:
         return "off"
     right = x > b1
-    return "home" if right == layout.home_right else "outer"
+    home_on_right = layout.home_right == layout.dark_bottom  # turning the board moves the home side too
+    return "home" if right == home_on_right else "outer"
 
 
 def side_of(geo: BoardGeometry, layout: Layout, xy: tuple[float, float]) -> str:

@@ -22,6 +22,11 @@ def lab_image(bgr: Image) -> Lab:
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
+def lab8_image(bgr: Image) -> Image:
+    """Lab with L, a, b on 0..255 as uint8 (cheap; profiles convert only what they sample)."""
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+
+
 @dataclass(frozen=True, slots=True)
 class ColourClass:
     """A diagonal Gaussian in Lab."""
@@ -104,10 +109,10 @@ def _bar_axis(geo: BoardGeometry, layout: Layout, bs: NDArray[np.float64], lat: 
     return xs, ys
 
 
-def sample_profiles(cfg: ReaderConfig, lab: Lab, layout: Layout) -> Profiles:
+def sample_profiles(cfg: ReaderConfig, lab: Lab | Image, layout: Layout) -> Profiles:
     (prow, pcol), (brow, bcol), s, bs = _sample_grid(cfg, layout)
-    pts = lab[prow, pcol].mean(axis=2)
-    bar = lab[brow, bcol].mean(axis=2)
+    pts = lab[prow, pcol].astype(np.float32).mean(axis=2)
+    bar = lab[brow, bcol].astype(np.float32).mean(axis=2)
     return Profiles(s, pts, bs, bar[0], bar[1])
 
 

@@ -26,7 +26,7 @@ from vision.config import ReaderConfig
 from vision.dice import count_pips, fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import BoardGeometry, half_of, side_of
-from vision.profiles import ColourClass, frame_band, lab_image, sample_profiles
+from vision.profiles import ColourClass, frame_band, lab8_image, sample_profiles
 
 Image = NDArray[np.uint8]
 Maps = tuple[NDArray[np.float32], NDArray[np.float32]]
@@ -102,11 +102,28 @@ class StackReading:
     foreign: float  # fraction of samples that no colour class explains
 
 
+@lru_cache(maxsize=8)
+def _one_hot(table_id: int, shape: tuple[int, ...]) -> NDArray[np.float32]:
+    table = _TABLES[table_id]
+    n, d, s = table.shape
+    onehot = np.zeros((n * d, 4, s), np.float32)
+    for c in range(4):
+        onehot[:, c, :] = (table.reshape(n * d, s) == c)
+    return onehot.reshape(n * d, 4 * s).T.copy()
+
+
+_TABLES: dict[int, NDArray[np.int64]] = {}
+
+
 def _score(loglik: NDArray[np.float32], table: NDArray[np.int64]) -> NDArray[np.float32]:
-    """loglik (..., 4 classes, S) and table (N, D, S) -> (..., N) best over shifts."""
-    s_idx = np.arange(table.shape[-1])
-    gathered = loglik[..., table, s_idx]  # (..., N, D, S)
-    return gathered.sum(axis=-1).max(axis=-1)
+    """loglik (..., 4 classes, S) and table (N, D, S) -> (..., N) best over shifts (one matrix product)."""
+    _TABLES.setdefault(id(table), table)
+    n, d, s = table.shape
+    lead = loglik.shape[:-2]
+    flat = np.ascontiguousarray(loglik.reshape(-1, 4 * s), np.float32)
+    # OpenCV's gemm, not numpy's BLAS: it keeps to cv2.setNumThreads and does not fight other processes for cores
+    scores = cv2.gemm(flat, _one_hot(id(table), table.shape), 1.0, None, 0.0)  # (..., N*D)
+    return scores.reshape(*lead, n, d).max(axis=-1)
 
 
 def _class_loglik(cfg: ReaderConfig, cal: Calibration, prof: NDArray[np.float32], leather: ColourClass | None,
@@ -124,24 +141,35 @@ def _class_loglik(cfg: ReaderConfig, cal: Calibration, prof: NDArray[np.float32]
     return ll, best < cfg.unexplained_loglik
 
 
+def _leather_loglik(cal: Calibration, prof: NDArray[np.float32], floor: float) -> NDArray[np.float32]:
+    mean = np.array([c.mean for c in cal.leather], np.float32)[:, None, :]
+    std = np.array([c.std for c in cal.leather], np.float32)[:, None, :]
+    z = (prof - mean) / std
+    return np.maximum(-0.5 * (z * z).sum(axis=-1), floor)
+
+
 def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32]) -> list[StackReading]:
-    table = point_label_table(cfg)
+    """Counts on all 24 points at once: profiles (24, S, 3) -> readings."""
+    fl = cfg.loglik_floor
+    cop, dark, light, field = (cal.classes[k].loglik(profiles, fl) for k in ("copper", "dark", "light", "field"))
+    white = cal.classes["white"].loglik(profiles, fl) if "white" in cal.classes else np.full_like(cop, fl)
+    lea = _leather_loglik(cal, profiles, fl)
+    ll = np.stack([np.stack([cop, dark, lea, field], axis=1), np.stack([cop, light, lea, field], axis=1)], axis=1)
+    foreign = (np.max(np.stack([cop, dark, light, field, lea, white]), axis=0) < cfg.unexplained_loglik).mean(axis=1)
+    scores = _score(ll, point_label_table(cfg))  # (24, 2 colours, 16)
     out = []
     for i in range(24):
-        ll, foreign = _class_loglik(cfg, cal, profiles[i], cal.leather[i], cal.classes["field"])
-        frac = float(foreign.mean())
+        frac = float(foreign[i])
         if frac > cfg.occluded_fraction:
             out.append(StackReading(None, 0.0, frac))
             continue
-        scores = _score(ll, table)  # (2 colours, 16)
-        best_per_n = scores.max(axis=0)
+        sc = scores[i]
+        best_per_n = sc.max(axis=0)
         n = int(np.argmax(best_per_n))
-        others = np.delete(best_per_n, n)
-        margin = float(best_per_n[n] - others.max())
-        colour_margin = float(abs(scores[0, n] - scores[1, n])) if n else margin
-        dark = scores[0, n] >= scores[1, n]
+        margin = float(best_per_n[n] - np.delete(best_per_n, n).max())
+        colour_margin = float(abs(sc[0, n] - sc[1, n])) if n else margin
         conf = float(np.clip(min(margin, colour_margin) / cfg.confidence_margin, 0.0, 1.0))
-        out.append(StackReading(n if dark else -n, conf, frac))
+        out.append(StackReading(n if sc[0, n] >= sc[1, n] else -n, conf, frac))
     return out
 
 
@@ -172,15 +200,21 @@ class WhiteBlob:
     contour: NDArray[np.int32]  # canonical pixels
     colour: tuple[float, float, float]  # median Lab of the brighter half
 
-def white_mask(cfg: ReaderConfig, cal: Calibration, lab: NDArray[np.float32]) -> NDArray[np.uint8]:
+def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image) -> NDArray[np.uint8]:
     """Pixels as light and grey as a die, or as likely as the cube's learned colour."""
-    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
-    white = (lab[..., 0] > cal.wood_lightness + cfg.white_min_lightness) & (chroma < cfg.white_max_chroma)
-    ivory = cal.classes["white"].loglik(lab, cfg.loglik_floor) > cfg.cube_min_loglik
-    return (white | ivory).astype(np.uint8)
+    light = lab[..., 0] > cal.wood_lightness + cfg.white_min_lightness * cfg.ivory_lightness_share
+    grey = (cv2.absdiff(lab[..., 1], 128) + cv2.absdiff(lab[..., 2], 128)) < cfg.white_max_chroma * cfg.ivory_chroma_share
+    light &= grey
+    px = lab[light].astype(np.float32)
+    chroma = np.hypot(px[:, 1] - 128, px[:, 2] - 128)
+    white = (px[:, 0] > cal.wood_lightness + cfg.white_min_lightness) & (chroma < cfg.white_max_chroma)
+    ivory = cal.classes["white"].loglik(px, cfg.loglik_floor) > cfg.cube_min_loglik
+    mask = np.zeros(lab.shape[:2], np.uint8)
+    mask[light] = white | ivory
+    return mask
 
 
-def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: NDArray[np.float32], mask: NDArray[np.uint8]) -> list[WhiteBlob]:
+def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[np.uint8]) -> list[WhiteBlob]:
     ppm = cfg.px_per_mm
     k = max(3, int(round(ppm * 2)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -198,14 +232,14 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: NDArray[np.float32], m
             continue
         inside = np.zeros(mask.shape, np.uint8)
         cv2.drawContours(inside, [c], -1, 1, -1)
-        px = lab[inside.astype(bool)]
+        px = lab[inside.astype(bool)].astype(np.float32)
         bright = px[px[:, 0] >= np.percentile(px[:, 0], 50)]
         colour = tuple(float(v) for v in np.median(bright, axis=0))
         blobs.append(WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c, colour))  # type: ignore[arg-type]
     return blobs
 
 
-def _top_face(cfg: ReaderConfig, canon: Image, lab: NDArray[np.float32], blob: WhiteBlob) -> tuple[tuple[float, float], tuple[float, float], float]:
+def _top_face(cfg: ReaderConfig, canon: Image, lab: Image, blob: WhiteBlob) -> tuple[tuple[float, float], tuple[float, float], float]:
     """Centre, size (px) and angle of the brightest face inside a cocked die's footprint."""
     mask = np.zeros(lab.shape[:2], np.uint8)
     cv2.drawContours(mask, [blob.contour], -1, 1, -1)
@@ -227,7 +261,7 @@ def _top_face(cfg: ReaderConfig, canon: Image, lab: NDArray[np.float32], blob: W
     return (cx, cy), (bw, bh), ang
 
 
-def read_die(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: NDArray[np.float32], blob: WhiteBlob) -> dict[str, Any]:
+def read_die(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: Image, blob: WhiteBlob) -> dict[str, Any]:
     flat = blob.size[1] / max(blob.size[0], 1e-3) <= cfg.flat_max_aspect
     if flat:
         (cx, cy), (w, h), ang = cv2.minAreaRect(blob.contour)
@@ -325,8 +359,9 @@ def normalise_light(cfg: ReaderConfig, cal: Calibration, canon: Image) -> Image:
     band = frame_band(cfg, canon)
     now = np.median(band, axis=0).astype(np.float32)
     gain = np.asarray(cal.frame_reference, np.float32) / np.maximum(now, 1.0)
-    gain = np.clip(gain, 0.25, 4.0)
-    return cv2.convertScaleAbs(canon.astype(np.float32) * gain[None, None, :])
+    gain = np.clip(gain, cfg.min_gain, cfg.max_gain)
+    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gain[None, :], 0, 255).astype(np.uint8)
+    return cv2.LUT(canon, lut.reshape(256, 1, 3))
 
 
 def check_frame(cfg: ReaderConfig, cal: Calibration, image: Image) -> None:
@@ -342,7 +377,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     check_frame(cfg, cal, image)
     maps = warp_maps(cfg, cal) if maps is None else maps
     canon = normalise_light(cfg, cal, to_canonical(image, maps))
-    lab = lab_image(canon)
+    lab = lab8_image(canon)
     prof = sample_profiles(cfg, lab, cal.layout)
     points = read_points(cfg, cal, prof.points)
     bar = read_bar(cfg, cal, prof.bar_dark, prof.bar_light)
@@ -354,7 +389,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     return _assemble(points, bar, dice, cube)
 
 
-def split_dice_and_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: NDArray[np.float32],
+def split_dice_and_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: Image,
                         bright: NDArray[np.uint8], blobs: list[WhiteBlob]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """Dice lie on the playing surface; off it (bar, frame) the blob that looks most like a numeral is the cube."""
     geo = cfg.geometry

@@ -501,6 +501,19 @@ def render(scene: Scene, setup: Setup, seed: int, lamp_drift: float = 0.0) -> tu
     return photograph(rng, canvas, cam, setup.palette, geo, lamp_drift), scene.reading()
 
 
+def image_point(setup: Setup, xy: tuple[float, float]) -> tuple[float, float]:
+    """Where a point of the board's plane (canonical mm, renderer's frame) lands in the image."""
+    from vision.board import Lens
+
+    cam = setup.camera
+    hom = board_homography(cam, BoardGeometry())
+    p = cv2.perspectiveTransform(np.array([[xy]], np.float64), hom)[0, 0]
+    w, h = cam.size
+    lens = Lens(cam.barrel_k1, (w / 2.0, h / 2.0), float(max(w, h)))
+    d = lens.distort(np.array([p]))[0]
+    return float(d[0]), float(d[1])
+
+
 # ----------------------------------------------------------------------------- random scenes
 
 
