@@ -35,7 +35,43 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--mode", choices=[m.value for m in Mode], default="referee")
     demo.add_argument("--realtime", action="store_true", help="play the recording at the speed it was made")
     demo.add_argument("--leds", choices=["changes", "illegal", "none"], default="illegal", help="when to draw the LED board")
+    demo.add_argument("--web", metavar="[HOST:]PORT", type=web_address, help="serve the live web page while refereeing (host default 0.0.0.0)")
+    demo.add_argument("--keep-serving", action="store_true", help="with --web: keep serving the page after the recording ends (Ctrl-C stops)")
     demo.set_defaults(func=run)
+
+
+def web_address(text: str) -> tuple[str, int]:
+    """``[HOST:]PORT`` as (host, port)."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "0.0.0.0"
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not [HOST:]PORT with PORT a number from 0 to 65535")
+    return host, int(port)
+
+
+def _start_web(service: RefereeService, address: tuple[str, int], out: TextIO) -> Any:
+    """The live page for the demo (None when it cannot be served: said on stderr)."""
+    from .web import WebServer
+
+    web = WebServer(service, address[0], address[1], devices={"camera": lambda: (False, "no camera: a recorded game is replayed")})
+    try:
+        web.start()
+    except OSError as exc:
+        print(f"bgref demo: {exc}", file=sys.stderr)
+        return None
+    out.write(web.banner() + "\n")
+    out.flush()
+    return web
+
+
+def _keep_serving(web: Any, out: TextIO) -> None:
+    out.write("serving the web page until Ctrl-C\n")
+    out.flush()
+    try:
+        while True:
+            time.sleep(1.0)
+    except KeyboardInterrupt:
+        pass
 
 
 def load_recording(path: Path | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -69,6 +105,10 @@ def run(args: argparse.Namespace) -> int:
     signals = Signals(board, clock=clock)
     service = RefereeService(settings, folder, signals)
     out = sys.stdout
+    web = _start_web(service, args.web, out) if args.web else None
+    if args.web and web is None:
+        return 2
+    handle = web.handle if web is not None else service.handle
     out.write(f"bgref demo: refereeing {header.get('recording', 'a recording')} ({len(items)} readings), simulated LEDs\n")
     out.write(f"players: {settings.players[0]} (dark) and {settings.players[1]} (light); match folder {folder}\n\n")
     started = time.perf_counter()
@@ -77,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     shown = board.current
     for item in _timed(items, clock, args.realtime):
         before = len(notes)
-        service.handle(Seen.from_reading(item["reading"]))
+        handle(Seen.from_reading(item["reading"]))
         for note in notes[before:]:
             mark = {"illegal": "!!", "warning": " !"}.get(note.level, "  ")
             out.write(f"{item['t']:7.1f}s {mark} {note.text}\n")
@@ -86,6 +126,12 @@ def run(args: argparse.Namespace) -> int:
             if args.leds == "changes" or (args.leds == "illegal" and any(n.level == "illegal" for n in notes[before:])):
                 _draw(out, board)
     took = time.perf_counter() - started
+    if web is not None and (args.realtime or args.keep_serving):
+        _keep_serving(web, out)
+    if web is not None:
+        web.stop()
+        service = web.service  # a new match may have been started from the page
+        folder = service.folder
     service.write_records()
     service.close()
     record_text = (folder / "match.mat").read_text(encoding="utf-8")

@@ -1,0 +1,200 @@
+"""The Starlette application: the page, its JSON API and its live stream.
+
+Every answer to a bad request is one JSON ``{"error": "..."}`` with a status;
+no traceback ever reaches the page.  Changes need the PIN in the ``X-PIN``
+header and a JSON body (which a foreign page cannot send without asking).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..core import Mode, Press
+from .guard import PinError, settings_from_form
+from .server import WebError
+
+if TYPE_CHECKING:
+    from .server import WebServer
+
+log = logging.getLogger("bgref.web")
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+MAX_BODY = 16 * 1024
+KEEPALIVE_SECONDS = 15.0
+BUTTONS = ("accept", "correct", "take", "drop")
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'"),
+]
+
+
+class SecurityHeaders:
+    """Adds the page's security headers to every answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = list(message["headers"]) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def error(text: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status)
+
+
+async def json_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object; WebError for anything else."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise WebError("send JSON (Content-Type: application/json)", 415)
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise WebError("the request is too large", 413)
+    try:
+        data = json.loads(body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise WebError("the request is not valid JSON", 400) from None
+    if not isinstance(data, dict):
+        raise WebError("the request must be a JSON object", 400)
+    return data
+
+
+def build_app(web: WebServer) -> Starlette:
+    """The application serving ``web``'s page."""
+
+    def guarded(request: Request) -> None:
+        client = request.client.host if request.client else "?"
+        web.guard.check(request.headers.get("x-pin"), client)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def state(request: Request) -> Response:
+        return JSONResponse(web.live.snapshot(), headers={"Cache-Control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        queue = web.hub.subscribe()
+        return StreamingResponse(
+            _stream(web, queue),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    async def unlock(request: Request) -> Response:
+        await json_body(request)
+        guarded(request)
+        return JSONResponse({"ok": True})
+
+    async def press(request: Request) -> Response:
+        body = await json_body(request)
+        button = body.get("button")
+        if button not in BUTTONS:
+            raise WebError(f"button must be one of {', '.join(BUTTONS)}")
+        guarded(request)
+        outcome = await run_in_threadpool(web.handle, Press(button))
+        return JSONResponse({"ok": True, "notes": [{"text": n.text, "level": n.level} for n in outcome.notes]})
+
+    async def mode(request: Request) -> Response:
+        body = await json_body(request)
+        value = body.get("mode")
+        if value not in [m.value for m in Mode]:
+            raise WebError(f"mode must be one of {', '.join(m.value for m in Mode)}")
+        guarded(request)
+        await run_in_threadpool(web.set_mode, Mode(value))
+        return JSONResponse({"ok": True, "mode": value})
+
+    async def new_match(request: Request) -> Response:
+        body = await json_body(request)
+        try:
+            settings = settings_from_form(body, web.service.settings)
+        except ValueError as exc:
+            raise WebError(str(exc)) from None
+        guarded(request)
+        service = await run_in_threadpool(web.new_match, settings)
+        return JSONResponse({"ok": True, "folder": service.folder.name})
+
+    async def download(request: Request) -> Response:
+        name = request.path_params["name"]
+        path = await run_in_threadpool(web.download, name)
+        media = "application/x-sgf" if name.endswith(".sgf") else "text/plain"
+        return FileResponse(path, media_type=f"{media}; charset=utf-8", filename=name, headers={"Cache-Control": "no-store"})
+
+    from .camera_routes import camera_routes
+
+    routes = [
+        Route("/", index),
+        Route("/api/state", state),
+        Route("/api/events", events),
+        Route("/api/unlock", unlock, methods=["POST"]),
+        Route("/api/press", press, methods=["POST"]),
+        Route("/api/mode", mode, methods=["POST"]),
+        Route("/api/match", new_match, methods=["POST"]),
+        Route("/api/download/{name}", download),
+        *camera_routes(web, guarded),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    handlers = {WebError: _web_error, PinError: _web_error, HTTPException: _http_error, Exception: _crash}
+    return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], exception_handlers=handlers)  # type: ignore[arg-type]
+
+
+async def _stream(web: WebServer, queue: asyncio.Queue[dict[str, Any] | None]) -> AsyncIterator[str]:
+    """The snapshot now, then each new one (only the latest if several are waiting)."""
+    try:
+        yield _event(web.live.snapshot())
+        while True:
+            try:
+                snapshot = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+            except asyncio.TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            while snapshot is not None and not queue.empty():
+                snapshot = queue.get_nowait()
+            if snapshot is None:
+                return
+            yield _event(snapshot)
+    finally:
+        web.hub.unsubscribe(queue)
+
+
+def _event(snapshot: dict[str, Any]) -> str:
+    return f"event: state\nid: {snapshot.get('version', 0)}\ndata: {json.dumps(snapshot, separators=(',', ':'))}\n\n"
+
+
+async def _web_error(request: Request, exc: Exception) -> Response:
+    return error(str(exc), getattr(exc, "status", 400))
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    text = {404: "no such page", 405: "this address does not take that method"}.get(exc.status_code, exc.detail)
+    return error(str(text), exc.status_code)
+
+
+async def _crash(request: Request, exc: Exception) -> Response:
+    log.error("web request %s %s failed", request.method, request.url.path, exc_info=exc)
+    return error("the referee could not do that (see the service log)", 500)

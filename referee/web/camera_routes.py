@@ -1,0 +1,90 @@
+"""The calibration view's routes: the camera frame, the grid over it, a fresh calibration."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .server import WebError
+
+if TYPE_CHECKING:
+    from .server import WebServer
+
+
+def camera_routes(web: WebServer, guarded: Callable[[Request], None]) -> list[Route]:
+    """Routes of ``/api/calibration`` and ``/api/camera.jpg``."""
+
+    def port() -> Any:
+        if web.camera is None:
+            raise WebError("no camera is connected to this referee", 503)
+        return web.camera
+
+    def frame() -> Any:
+        image = port().latest_frame()
+        if image is None:
+            raise WebError("the camera gives no picture yet", 503)
+        return image
+
+    async def view(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(describe, web), headers={"Cache-Control": "no-store"})
+
+    async def picture(request: Request) -> Response:
+        from .calibration import jpeg
+
+        data = await run_in_threadpool(jpeg, frame())
+        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    async def calibrate(request: Request) -> Response:
+        from .app import json_body
+        from .calibration import parse_corners
+
+        body = await json_body(request)
+        image = frame()
+        try:
+            corners = parse_corners(body.get("corners"), (image.shape[1], image.shape[0]))
+        except ValueError as exc:
+            raise WebError(str(exc)) from None
+        guarded(request)
+        await run_in_threadpool(_calibrate, web, image, corners)
+        return JSONResponse({"ok": True, **await run_in_threadpool(describe, web)})
+
+    return [
+        Route("/api/calibration", view),
+        Route("/api/calibration", calibrate, methods=["POST"]),
+        Route("/api/camera.jpg", picture),
+    ]
+
+
+def describe(web: WebServer) -> dict[str, Any]:
+    """What the calibration view shows: is there a camera, a frame, a calibration, and its grid."""
+    from .calibration import overlay
+
+    if web.camera is None:
+        return {"camera": False, "frame": None, "calibration": None, "text": "no camera is connected to this referee"}
+    image = web.camera.latest_frame()
+    cal = web.camera.calibration()
+    size = None if image is None else [int(image.shape[1]), int(image.shape[0])]
+    return {
+        "camera": True,
+        "frame": size,
+        "calibration": overlay(cal) if cal is not None else None,
+        "text": "calibrated" if cal is not None else "not calibrated yet",
+    }
+
+
+def _calibrate(web: WebServer, image: Any, corners: Any) -> None:
+    from vision.errors import VisionError
+
+    from .calibration import recalibrate
+
+    try:
+        cal = recalibrate(image, corners)
+    except VisionError as exc:
+        raise WebError(f"calibration failed: {exc}", 422) from None
+    assert web.camera is not None
+    web.camera.apply(cal)
+    web.live.refresh()

@@ -1,0 +1,156 @@
+"""The page's live state: follows a referee service and publishes a snapshot after
+every observation (the thin, stateful side of :mod:`referee.web.view`).
+
+Snapshots are built under one lock, in whichever thread the service handled the
+observation (camera loop, web request, analysis worker), and handed to
+``publish`` — the web server passes them to its event loop thread-safely.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from typing import Any, Callable
+
+from engine.game import Phase
+
+from ..core import Note, Outcome, Referee, Seen
+from ..service import RefereeService
+from . import view
+from .analysis import Analyst, Context, analysis_dict
+
+SGF = importlib.util.find_spec("engine.sgf") is not None
+Devices = Callable[[RefereeService], dict[str, dict[str, Any]]]
+
+
+def context_of(ref: Referee) -> Context:
+    """The match context of the player to move, for equities."""
+    g, score = ref.game, ref.match.score
+    mover = g.turn
+    owner = "centre" if g.cube_owner is None else "mover" if g.cube_owner == mover else "opponent"
+    return Context(ref.settings.rules.match_length, (score[mover], score[1 - mover]), g.cube, owner, g.crawford)
+
+
+class LiveState:
+    """What the page shows now, kept up to date from the service's listeners."""
+
+    def __init__(self, service: RefereeService, analyst: Analyst, devices: Devices, lock: threading.RLock) -> None:
+        self.lock = lock
+        self.analyst = analyst
+        self.devices = devices
+        self.publish: Callable[[dict[str, Any]], None] = lambda snapshot: None
+        self.version = 0
+        self._snapshot: dict[str, Any] = {}
+        self.follow(service)
+
+    # --- following a service -------------------------------------------------------------
+
+    def follow(self, service: RefereeService) -> None:
+        """Show this service's match from now on (a new match starts a new service)."""
+        with self.lock:
+            self.service = service
+            self.seen: Seen | None = None
+            self.notes = view.NoteLog()
+            self.turn: view.TurnStart | None = view.turn_start(service.ref)
+            self.turn_context: Context | None = context_of(service.ref) if self.turn else None
+            self.last: view.LastPlay | None = None
+            self.last_context: Context | None = None
+            self._moves_key: tuple[int, int] | None = None
+            self._moves: list[dict[str, Any]] = []
+            service.listeners.on_note.append(self._on_note)
+            service.listeners.on_outcome.append(self._on_outcome)
+            resumed = service.resumed_message()
+            if resumed:
+                self.notes.add(Note(resumed))
+            self.refresh()
+
+    def saw(self, seen: Seen) -> None:
+        """Remember the latest reading in which the whole board was seen."""
+        if not seen.occluded:
+            with self.lock:
+                self.seen = seen
+
+    def _on_note(self, note: Note) -> None:
+        with self.lock:
+            self.notes.add(note)
+
+    def _on_outcome(self, outcome: Outcome, ref: Referee) -> None:
+        with self.lock:
+            last = view.last_play_of(outcome, ref, self.turn)
+            if last is not None:
+                self.last, self.last_context = last, self.turn_context
+            turn = view.turn_start(ref)
+            if turn is not None and turn != self.turn:
+                self.turn, self.turn_context = turn, context_of(ref)
+            self.refresh()
+
+    # --- snapshots ----------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Build a new snapshot and publish it."""
+        with self.lock:
+            self.version += 1
+            self._snapshot = self._build()
+            snapshot = self._snapshot
+        self.publish(snapshot)
+
+    def snapshot(self) -> dict[str, Any]:
+        with self.lock:
+            return self._snapshot
+
+    def _build(self) -> dict[str, Any]:
+        ref = self.service.ref
+        hints = view.hints_allowed(ref)
+        players = ref.settings.players
+        return {
+            "version": self.version,
+            "players": list(players),
+            "mode": ref.settings.mode.value,
+            "match": view.match_dict(ref),
+            "status": view.status_dict(ref),
+            "board": self._board(ref),
+            "dice": view.dice_of(ref, self.seen),
+            "cube": view.cube_dict(ref),
+            "actions": view.actions_dict(ref),
+            "verdict": self._verdict(players, hints),
+            "teaching": self._teaching(ref) if hints else None,
+            "hints": hints,
+            "analysis_available": self.analyst.available and hints,
+            "notes": list(self.notes.notes),
+            "moves": self._move_list(),
+            "devices": self.devices(self.service),
+            "files": self._files(),
+        }
+
+    def _board(self, ref: Referee) -> dict[str, Any]:
+        if self.seen is not None:
+            return view.board_dict(self.seen.board, "reading")
+        return view.board_dict(view.game_board(ref), "match")
+
+    def _verdict(self, players: tuple[str, str], hints: bool) -> dict[str, Any] | None:
+        if self.last is None:
+            return None
+        out = view.verdict_dict(self.last, players, hints)
+        if hints and self.last_context is not None:
+            ranked = self.analyst.ranked(self.last.turn, self.last_context)
+            out["analysis"] = analysis_dict(ranked, self.last.after) if ranked is not None else None
+        return out
+
+    def _teaching(self, ref: Referee) -> dict[str, Any] | None:
+        g = ref.match.game
+        if g is None or g.phase is not Phase.MOVE or self.turn is None:
+            return None
+        out = view.teaching_dict(self.turn, view.legal_for(self.turn))
+        ranked = self.analyst.ranked(self.turn, self.turn_context) if self.turn_context else None
+        out["analysis"] = analysis_dict(ranked, None) if ranked is not None else None
+        return out
+
+    def _move_list(self) -> list[dict[str, Any]]:
+        key = (id(self.service), len(self.service.events))
+        if key != self._moves_key:
+            self._moves = view.moves_dict(self.service.record())
+            self._moves_key = key
+        return self._moves
+
+    def _files(self) -> list[str]:
+        return ["match.mat", "match.sgf"] if SGF else ["match.mat"]

@@ -1,0 +1,257 @@
+"""What the web page shows, as plain JSON-ready values, from the referee's state.
+
+Pure: the referee's immutable state (and the last reading seen) in, dictionaries
+out.  Points are dark's numbers (board-spec): ``board.points[i]`` is dark's
+point ``i + 1``, positive for dark checkers and negative for light.  An arrow
+names its ends as dark's point numbers or ``"bar"`` / ``"off"`` of the mover.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from engine import record as rec
+from engine.board import Board
+from engine.game import Move, Phase
+from engine.judge import Verdict
+from engine.plays import Hop, Play, legal_plays
+from engine.position import CHECKERS, Position
+
+from ..core import COLOURS, Mode, Note, Outcome, Referee, Seen, Stage
+
+MAX_TEACHING_PLAYS = 60
+MAX_NOTES = 30
+CUBE_PHASES = (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED)
+
+
+# --- conversions ------------------------------------------------------------------------
+
+
+def dark_spot(point: int, player: int) -> int | str:
+    """A mover's point (25 = bar, 0 = off) as dark's number, or ``"bar"`` / ``"off"``."""
+    if point == 25:
+        return "bar"
+    if point == 0:
+        return "off"
+    return point if player == 0 else 25 - point
+
+
+def arrows(hops: Iterable[Hop], player: int) -> list[dict[str, Any]]:
+    """Hops as arrows in dark's numbering, coloured by the mover."""
+    return [
+        {"from": dark_spot(h.src, player), "to": dark_spot(h.dst, player), "hit": h.hit, "colour": COLOURS[player]}
+        for h in hops
+    ]
+
+
+def board_dict(board: Board, source: str) -> dict[str, Any]:
+    """A drawable board: signed points, bar and off as (dark, light), pip counts."""
+    dark_on = sum(n for n in board.points if n > 0) + board.bar[0]
+    light_on = -sum(n for n in board.points if n < 0) + board.bar[1]
+    return {
+        "points": list(board.points),
+        "bar": list(board.bar),
+        "off": [max(CHECKERS - dark_on, 0), max(CHECKERS - light_on, 0)],
+        "pips": list(pip_counts(board)),
+        "source": source,
+    }
+
+
+def pip_counts(board: Board) -> tuple[int, int]:
+    """(dark, light) pip counts of a board in dark's numbering."""
+    dark = sum(n * (i + 1) for i, n in enumerate(board.points) if n > 0) + 25 * board.bar[0]
+    light = sum(-n * (24 - i) for i, n in enumerate(board.points) if n < 0) + 25 * board.bar[1]
+    return dark, light
+
+
+def game_board(ref: Referee) -> Board:
+    """The checkers as the match state has them (the game's position is the roller's view)."""
+    g = ref.game
+    if ref.stage is Stage.ILLEGAL and ref.illegal_after is not None:
+        return Board.from_position(ref.illegal_after, g.turn)
+    return Board.from_position(g.position, g.on_roll)
+
+
+# --- the verdict of the last play -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStart:
+    """The position and dice a player had to play, for judging and analysing the play."""
+
+    player: int
+    position: Position
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class LastPlay:
+    """A judged play with what it needs to be drawn: who moved, from where, with what."""
+
+    verdict: Verdict
+    turn: TurnStart
+    after: Position | None  # the position made (mover's view), when possible
+    pending: bool  # an illegal play waiting for correction or acceptance
+
+
+def last_play_of(outcome: Outcome, ref: Referee, turn: TurnStart | None) -> LastPlay | None:
+    """The play judged in ``outcome``, if any, with the turn it was made in."""
+    verdict = outcome.verdict
+    if verdict is None or turn is None:
+        return None
+    move = next((e for e in outcome.events if isinstance(e, Move)), None)
+    if move is not None:
+        return LastPlay(verdict, turn, move.after, pending=False)
+    return LastPlay(verdict, turn, ref.illegal_after, pending=ref.stage is Stage.ILLEGAL)
+
+
+def verdict_dict(last: LastPlay, players: tuple[str, str], hints: bool) -> dict[str, Any]:
+    """The verdict in plain words with the arrows to draw."""
+    v, player = last.verdict, last.turn.player
+    out: dict[str, Any] = {
+        "legal": v.legal,
+        "pending": last.pending,
+        "player": player,
+        "name": players[player],
+        "dice": list(last.turn.dice),
+        "play": str(v.play) if v.play is not None else None,
+        "arrows": arrows(v.play.hops, player) if v.play is not None else [],
+        "reasons": [{"text": r.text, "points": [dark_spot(p, player) for p in r.points]} for r in v.reasons],
+        "closest": [],
+        "before": board_dict(Board.from_position(last.turn.position, player), "before"),
+    }
+    if hints:
+        out["closest"] = [{"play": str(p), "arrows": arrows(p.hops, player)} for p in v.closest]
+    return out
+
+
+# --- teaching --------------------------------------------------------------------------------
+
+
+def teaching_dict(turn: TurnStart, plays: list[Play]) -> dict[str, Any]:
+    """The legal plays of the roll, in notation (gnubg's analysis is added elsewhere)."""
+    return {
+        "player": turn.player,
+        "dice": list(turn.dice),
+        "total": len(plays),
+        "plays": [{"play": str(p), "arrows": arrows(p.hops, turn.player)} for p in plays[:MAX_TEACHING_PLAYS]],
+    }
+
+
+def turn_start(ref: Referee) -> TurnStart | None:
+    """The roll waiting to be played, if the game waits for a play."""
+    g = ref.match.game
+    if g is None or g.phase is not Phase.MOVE or g.dice is None:
+        return None
+    return TurnStart(g.turn, g.position, (g.dice[0], g.dice[1]))
+
+
+def hints_allowed(ref: Referee) -> bool:
+    """Hints (closest plays, legal plays, analysis) are off in tournament mode."""
+    return ref.settings.mode is not Mode.TOURNAMENT
+
+
+# --- the match ------------------------------------------------------------------------------------
+
+
+def match_dict(ref: Referee) -> dict[str, Any]:
+    """Score, length, rules and the Crawford state."""
+    m, rules = ref.match, ref.settings.rules
+    return {
+        "length": rules.match_length,
+        "money": rules.money,
+        "score": list(m.score),
+        "crawford": bool(m.game is not None and m.game.crawford),
+        "post_crawford": bool(rules.match_length and rules.crawford and m.crawford_played),
+        "winner": m.winner,
+        "games_played": m.games_played,
+        "rules": {
+            "crawford": rules.crawford,
+            "jacoby": rules.jacoby,
+            "beavers": rules.beavers,
+            "raccoons": rules.raccoons,
+            "automatic_doubles": rules.automatic_doubles,
+            "max_cube": rules.max_cube,
+            "accept_illegal": rules.accept_illegal.value,
+        },
+    }
+
+
+def cube_dict(ref: Referee) -> dict[str, Any]:
+    g = ref.game
+    return {"value": g.cube, "owner": g.cube_owner, "offered": g.offered if g.phase in CUBE_PHASES else 0}
+
+
+def actions_dict(ref: Referee) -> dict[str, bool]:
+    """Which buttons do something now."""
+    illegal = ref.stage is Stage.ILLEGAL
+    cube = ref.match.game is not None and ref.game.phase in CUBE_PHASES
+    return {"accept": illegal, "correct": illegal, "take": cube, "drop": cube}
+
+
+def dice_of(ref: Referee, seen: Seen | None) -> dict[str, Any] | None:
+    """The dice of the roll in play, else the dice seen on the board."""
+    g = ref.game
+    if g.dice is not None and g.phase is Phase.MOVE:
+        return {"values": list(g.dice), "player": g.turn, "seen": False}
+    if seen is not None and seen.dice:
+        return {"values": [d.value for d in seen.dice], "player": None, "seen": True}
+    return None
+
+
+def status_dict(ref: Referee) -> dict[str, Any]:
+    """Whose turn it is and what the referee waits for."""
+    g = ref.game
+    waiting = ref.stage.value if ref.stage is not Stage.PLAYING else g.phase.value
+    if ref.match.winner is not None:
+        waiting = "the match is over"
+    return {"stage": ref.stage.name.lower(), "phase": g.phase.name.lower(), "turn": g.turn, "on_roll": g.on_roll, "waiting": waiting}
+
+
+# --- the move list ----------------------------------------------------------------------------------
+
+
+def action_text(action: rec.Action) -> str:
+    """One action as a ``.mat`` cell: ``31: 8/5 6/5``, ``Doubles => 2``, ``Takes``."""
+    if isinstance(action, rec.Move):
+        return f"{action.dice[0]}{action.dice[1]}: {action.play}".rstrip()
+    if isinstance(action, rec.Roll):
+        return f"{action.dice[0]}{action.dice[1]}:"
+    if isinstance(action, (rec.Double, rec.Beaver, rec.Raccoon)):
+        return f"{type(action).__name__}s => {action.cube}"
+    if isinstance(action, rec.Resign):
+        return f"Resigns {action.points}"
+    return f"{type(action).__name__}s"
+
+
+def moves_dict(record: rec.Match) -> list[dict[str, Any]]:
+    """Each game: the score before it, its actions in order, and its result."""
+    games = []
+    for number, game in enumerate(record.games, start=1):
+        actions = [
+            {"player": a.player, "text": action_text(a), "comment": a.comment}
+            for a in game.actions
+        ]
+        result = None
+        if game.result is not None:
+            r = game.result
+            result = {"winner": r.winner, "points": r.points, "resigned": r.resigned}
+        games.append({"number": number, "score": list(game.score), "actions": actions, "result": result})
+    return games
+
+
+@dataclass
+class NoteLog:
+    """The latest notes for the players, newest last."""
+
+    notes: list[dict[str, str]] = field(default_factory=list)
+
+    def add(self, note: Note) -> None:
+        self.notes.append({"text": note.text, "level": note.level})
+        del self.notes[:-MAX_NOTES]
+
+
+def legal_for(turn: TurnStart) -> list[Play]:
+    """The legal plays of a turn, the best known order kept (engine's)."""
+    return legal_plays(turn.position, turn.dice)
