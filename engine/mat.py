@@ -442,7 +442,7 @@ class _Columns:
         the same line as a left cell still waiting for its right one."""
         text = f"Wins {points} point{'s' if points != 1 else ''}"
         if winner == 1 and self.pending is not None:
-            self.put(1, text)
+            self.put(1, " " + text)
             return
         self.flush()
         self.lines.append(" " * (6 if winner == 0 else 34) + text)
@@ -450,9 +450,7 @@ class _Columns:
 
 def _game_lines(match: Match, game: Game, done: GameReplay) -> list[str]:
     head = f"{match.players[0]} : {game.score[0]}"
-    lines = ["", f" Game {done.number}", f" {head:<31s}{match.players[1]} : {game.score[1]}"]
-    if done.number == 1:
-        lines = lines[1:]
+    lines = [f" Game {done.number}", f" {head:<31s}{match.players[1]} : {game.score[1]}"]
     columns = _Columns()
     for step in done.steps:
         text = _cell(step)
@@ -461,6 +459,8 @@ def _game_lines(match: Match, game: Game, done: GameReplay) -> list[str]:
     if game.result is not None:
         columns.result(game.result.winner, game.result.points)
     columns.flush()
+    if game.result is not None:
+        columns.lines.append("")
     return lines + columns.lines
 
 
