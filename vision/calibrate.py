@@ -183,7 +183,7 @@ def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layo
     empty = [i for i, n in enumerate(START_POINTS) if n == 0]
     centre = {i: profiles.points[i][: len(steps)] for i in range(24)}
     leather_px = {i: centre[i][(steps > 5) & (steps < 0.75 * geo.point_length)] for i in range(24)}
-    field_px = np.concatenate([centre[i][(steps > geo.point_length + 5) & (steps < 148)] for i in empty])
+    field_px = np.concatenate([centre[i][(steps > geo.point_length + 5)] for i in empty])
     classes["field"] = ColourClass.fit(field_px, rcfg.min_std)
     classes["bar"] = ColourClass.fit(np.concatenate([profiles.bar_dark, profiles.bar_light]), rcfg.min_std)
     cube = _disc_pixels(lab, ppm, [geo.centre], 0.0, geo.cube_edge * 0.4)

@@ -16,7 +16,7 @@ class ReaderConfig:
     geometry: BoardGeometry = field(default_factory=BoardGeometry)
     dice: DiceConfig = field(default_factory=DiceConfig)
     px_per_mm: float = 2.0  # resolution of the canonical top-down image
-    profile_length: float = 176.0  # mm sampled along each point from its base
+    profile_length: float = 150.0  # mm sampled along each point from its base (half the depth: the opposite stack starts there)
     profile_step: float = 1.0  # mm between samples
     strip_half_width: float = 1.5  # mm either side of each sampled line
     lateral_lines: tuple[float, ...] = (0.0, -8.0, 8.0)  # mm off a point's centre line, sampled along it
@@ -26,6 +26,7 @@ class ReaderConfig:
     loglik_floor: float = -14.0  # a sample explains nothing worse than this
     unexplained_loglik: float = -9.0  # below this for every class a sample is "foreign"
     occluded_fraction: float = 0.25  # a point with more foreign samples is occluded
+    min_mean_fit: float = -4.0  # a point explained this badly (mean log-likelihood) by its best reading is covered
     bar_profile_start: float = 13.0  # mm from the board's centre (leaves room for the cube)
     bar_max: int = 4  # checkers a player can have visible on the bar
     # dice and cube: light, nearly grey blobs
@@ -36,7 +37,8 @@ class ReaderConfig:
     ivory_chroma_share: float = 2.0  # and this much more coloured (L1 chroma vs the die's Euclidean limit)
     min_gain: float = 0.25  # per-channel light normalisation limits
     max_gain: float = 4.0
-    white_open: float = 6.0  # mm: opening that removes thin copper highlights
+    white_close: float = 4.0  # mm: closing that bridges pips and numerals
+    white_open: float = 4.5  # mm: opening that removes thin copper highlights
     die_min_side: float = 11.0  # mm
     die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)
     cube_crop: float = 1.0  # crop side around the cube's centre, in cube edges

@@ -115,7 +115,7 @@ def _one_hot(table_id: int, shape: tuple[int, ...]) -> NDArray[np.float32]:
 _TABLES: dict[int, NDArray[np.int64]] = {}
 
 
-def _score(loglik: NDArray[np.float32], table: NDArray[np.int64]) -> NDArray[np.float32]:
+def _score(loglik: NDArray[np.float32], table: NDArray[np.int64], keep_shifts: bool = False) -> NDArray[np.float32]:
     """loglik (..., 4 classes, S) and table (N, D, S) -> (..., N) best over shifts (one matrix product)."""
     _TABLES.setdefault(id(table), table)
     n, d, s = table.shape
@@ -123,7 +123,8 @@ def _score(loglik: NDArray[np.float32], table: NDArray[np.int64]) -> NDArray[np.
     flat = np.ascontiguousarray(loglik.reshape(-1, 4 * s), np.float32)
     # OpenCV's gemm, not numpy's BLAS: it keeps to cv2.setNumThreads and does not fight other processes for cores
     scores = cv2.gemm(flat, _one_hot(id(table), table.shape), 1.0, None, 0.0)  # (..., N*D)
-    return scores.reshape(*lead, n, d).max(axis=-1)
+    full = scores.reshape(*lead, n, d)
+    return full if keep_shifts else full.max(axis=-1)
 
 
 def _class_loglik(cfg: ReaderConfig, cal: Calibration, prof: NDArray[np.float32], leather: ColourClass | None,
@@ -156,12 +157,17 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     lea = _leather_loglik(cal, profiles, fl)
     ll = np.stack([np.stack([cop, dark, lea, field], axis=1), np.stack([cop, light, lea, field], axis=1)], axis=1)
     foreign = (np.max(np.stack([cop, dark, light, field, lea, white]), axis=0) < cfg.unexplained_loglik).mean(axis=1)
-    scores = _score(ll, point_label_table(cfg))  # (24, 2 colours, 16)
+    table = point_label_table(cfg)
+    full = _score(ll, table, keep_shifts=True)  # (24, 2 colours, 16, shifts)
+    scores = full.max(axis=-1)
+    lines = len(cfg.lateral_lines)
     out = []
     for i in range(24):
         frac = float(foreign[i])
-        if frac > cfg.occluded_fraction:
-            out.append(StackReading(None, 0.0, frac))
+        c, n, d = np.unravel_index(int(np.argmax(full[i])), full[i].shape)
+        fit = ll[i, c, table[n, d], np.arange(table.shape[-1])].reshape(lines, -1)
+        if frac > cfg.occluded_fraction or float(fit.mean()) < cfg.min_mean_fit:
+            out.append(StackReading(None, 0.0, max(frac, float(np.mean(fit < cfg.unexplained_loglik)))))
             continue
         sc = scores[i]
         best_per_n = sc.max(axis=0)
@@ -216,7 +222,7 @@ def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image) -> NDArray[np.ui
 
 def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[np.uint8]) -> list[WhiteBlob]:
     ppm = cfg.px_per_mm
-    k = max(3, int(round(ppm * 2)) | 1)
+    k = max(3, int(round(ppm * cfg.white_close)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     mask = fill_holes(mask, (cfg.die_max_side * ppm) ** 2 * 0.5)
     o = max(3, int(round(ppm * cfg.white_open)) | 1)
