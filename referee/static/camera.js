@@ -52,6 +52,7 @@ function show(view) {
   if (!view.frame) return;
   size = view.frame;
   corners = view.calibration ? view.calibration.corners : corners || defaultCorners(size);
+  if (view.calibration) $("corner-meaning").textContent = view.calibration.corners_meaning;
   $("camera-img").src = `/api/camera.jpg?t=${Date.now()}`;
   drawGrid(view);
 }

@@ -110,8 +110,24 @@ def _triangle(geo: BoardGeometry, cal: Calibration, point: int) -> tuple[NDArray
 
 
 def board_corners_mm(geo: BoardGeometry) -> NDArray[np.float64]:
-    """The frame's outer corners, clockwise from the canonical origin."""
-    return np.array([[0, 0], [geo.width, 0], [geo.width, geo.depth], [0, geo.depth]], np.float64)
+    """The four corners that vision fits to hand-given corners, in canonical mm.
+
+    Asked of vision itself (a homography of a probe quad), so the handles on the
+    page are the corners that a calibration from corners takes them to be.
+    """
+    from vision.board import homography_from_corners
+
+    probe = np.array([[0, 0], [1000, 0], [1000, 700], [0, 700]], np.float64)
+    hom = homography_from_corners(probe, geo)
+    projected = np.hstack([probe, np.ones((4, 1))]) @ hom.T
+    return projected[:, :2] / projected[:, 2:3]
+
+
+def corners_meaning(geo: BoardGeometry, corners_mm: NDArray[np.float64]) -> str:
+    """Words for where the corner handles belong."""
+    if float(np.abs(corners_mm).min()) < 1.0:
+        return "the board's outer corners"
+    return "the corners of the playing surface, inside the frame"
 
 
 def overlay(cal: Calibration, geo: BoardGeometry = BoardGeometry()) -> dict[str, Any]:
@@ -120,13 +136,15 @@ def overlay(cal: Calibration, geo: BoardGeometry = BoardGeometry()) -> dict[str,
     lines = _rectangle(0, 0, geo.width, geo.depth) + _rectangle(f, f, geo.width - f, geo.depth - f)
     lines += _rectangle(geo.bar_x[0], f, geo.bar_x[1], geo.depth - f)
     labels = []
+    corners_mm = board_corners_mm(geo)
     for point in range(1, 25):
         outline, label = _triangle(geo, cal, point)
         lines.append(outline)
         labels.append({"text": str(point), "xy": _rounded(to_image(cal, np.array([label])))[0]})
     return {
         "size": list(cal.image_size),
-        "corners": _rounded(to_image(cal, board_corners_mm(geo))),
+        "corners": _rounded(to_image(cal, corners_mm)),
+        "corners_meaning": corners_meaning(geo, corners_mm),
         "lines": [_rounded(to_image(cal, line)) for line in lines],
         "labels": labels,
         "layout": cal.layout.to_json(),

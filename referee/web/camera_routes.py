@@ -82,7 +82,7 @@ def _calibrate(web: WebServer, image: Any, corners: Any) -> None:
     from .calibration import recalibrate
 
     try:
-        cal = recalibrate(image, corners)
+        cal = (web.calibrator or recalibrate)(image, corners)
     except VisionError as exc:
         raise WebError(f"calibration failed: {exc}", 422) from None
     assert web.camera is not None

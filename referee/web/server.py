@@ -92,11 +92,13 @@ class WebServer:
         devices: dict[str, DeviceCheck] | None = None,
         analysis: bool = True,
         new_folder: Callable[[Settings], Path] | None = None,
+        calibrator: Callable[..., Any] | None = None,
     ) -> None:
         self.host, self.port = host, port
         self.pin = pin or make_pin()
         self.guard = PinGuard(self.pin)
         self.camera = calibration_source
+        self.calibrator = calibrator  # (frame, corners or None) -> Calibration; default vision's
         self.lock = threading.RLock()
         self.hub = Hub()
         self.device_checks = devices or {}
