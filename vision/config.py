@@ -22,7 +22,7 @@ class ReaderConfig:
     lateral_lines: tuple[float, ...] = (0.0, -8.0, 8.0)  # mm off a point's centre line, sampled along it
     max_shift: int = 5  # mm a stack may sit off its nominal place along the point
     rim_inner: float = 0.70  # inner radius of a checker's copper rim / its radius
-    min_std: tuple[float, float, float] = (7.0, 4.0, 4.0)  # floor of a colour class's spread (Lab)
+    min_std: tuple[float, float, float] = (14.0, 4.0, 4.0)  # floor of a colour class's spread (Lab)
     loglik_floor: float = -14.0  # a sample explains nothing worse than this
     unexplained_loglik: float = -9.0  # below this for every class a sample is "foreign"
     occluded_fraction: float = 0.25  # a point with more foreign samples is occluded
@@ -37,6 +37,7 @@ class ReaderConfig:
     ivory_chroma_share: float = 2.0  # and this much more coloured (L1 chroma vs the die's Euclidean limit)
     min_gain: float = 0.25  # per-channel light normalisation limits
     max_gain: float = 4.0
+    white_margin: float = 6.0  # mm around dice and cube where checker profiles are not scored
     white_close: float = 4.0  # mm: closing that bridges pips and numerals
     white_open: float = 4.5  # mm: opening that removes thin copper highlights
     die_min_side: float = 11.0  # mm

@@ -116,6 +116,14 @@ def sample_profiles(cfg: ReaderConfig, lab: Lab | Image, layout: Layout) -> Prof
     return Profiles(s, pts, bs, bar[0], bar[1])
 
 
+def sample_mask(cfg: ReaderConfig, mask: Image, layout: Layout) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
+    """Whether each profile sample (points, dark bar half, light bar half) hits ``mask``."""
+    (prow, pcol), (brow, bcol), _, _ = _sample_grid(cfg, layout)
+    pts = mask[prow, pcol].max(axis=2) > 0
+    bar = mask[brow, bcol].max(axis=2) > 0
+    return pts, bar[0], bar[1]
+
+
 def frame_band(cfg: ReaderConfig, canon: Image) -> NDArray[np.uint8]:
     """Pixels of the frame (the outer wooden band), as an (N, 3) array."""
     ppm, geo = cfg.px_per_mm, cfg.geometry

@@ -26,7 +26,7 @@ from vision.config import ReaderConfig
 from vision.dice import count_pips, fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import BoardGeometry, half_of, side_of
-from vision.profiles import ColourClass, frame_band, lab8_image, sample_profiles
+from vision.profiles import ColourClass, frame_band, lab8_image, sample_mask, sample_profiles
 
 Image = NDArray[np.uint8]
 Maps = tuple[NDArray[np.float32], NDArray[np.float32]]
@@ -149,14 +149,15 @@ def _leather_loglik(cal: Calibration, prof: NDArray[np.float32], floor: float) -
     return np.maximum(-0.5 * (z * z).sum(axis=-1), floor)
 
 
-def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32]) -> list[StackReading]:
-    """Counts on all 24 points at once: profiles (24, S, 3) -> readings."""
+def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_]) -> list[StackReading]:
+    """Counts on all 24 points at once: profiles (24, S, 3) -> readings; ``ignore`` (24, S) marks dice and cube."""
     fl = cfg.loglik_floor
     cop, dark, light, field = (cal.classes[k].loglik(profiles, fl) for k in ("copper", "dark", "light", "field"))
-    white = cal.classes["white"].loglik(profiles, fl) if "white" in cal.classes else np.full_like(cop, fl)
     lea = _leather_loglik(cal, profiles, fl)
     ll = np.stack([np.stack([cop, dark, lea, field], axis=1), np.stack([cop, light, lea, field], axis=1)], axis=1)
-    foreign = (np.max(np.stack([cop, dark, light, field, lea, white]), axis=0) < cfg.unexplained_loglik).mean(axis=1)
+    ll *= ~ignore[:, None, None, :]  # a die or the cube on a point says nothing about its checkers
+    seen = np.maximum((~ignore).sum(axis=1), 1)
+    foreign = ((np.max(np.stack([cop, dark, light, field, lea]), axis=0) < cfg.unexplained_loglik) & ~ignore).sum(axis=1) / seen
     table = point_label_table(cfg)
     full = _score(ll, table, keep_shifts=True)  # (24, 2 colours, 16, shifts)
     scores = full.max(axis=-1)
@@ -166,8 +167,8 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         frac = float(foreign[i])
         c, n, d = np.unravel_index(int(np.argmax(full[i])), full[i].shape)
         fit = ll[i, c, table[n, d], np.arange(table.shape[-1])].reshape(lines, -1)
-        if frac > cfg.occluded_fraction or float(fit.mean()) < cfg.min_mean_fit:
-            out.append(StackReading(None, 0.0, max(frac, float(np.mean(fit < cfg.unexplained_loglik)))))
+        if frac > cfg.occluded_fraction or float(fit.sum()) / seen[i] < cfg.min_mean_fit:
+            out.append(StackReading(None, 0.0, frac))
             continue
         sc = scores[i]
         best_per_n = sc.max(axis=0)
@@ -179,12 +180,14 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     return out
 
 
-def read_bar(cfg: ReaderConfig, cal: Calibration, dark_half: NDArray[np.float32], light_half: NDArray[np.float32]) -> dict[str, StackReading]:
+def read_bar(cfg: ReaderConfig, cal: Calibration, halves: tuple[NDArray[np.float32], NDArray[np.float32]],
+             ignore: tuple[NDArray[np.bool_], NDArray[np.bool_]]) -> dict[str, StackReading]:
     table = bar_label_table(cfg)
     out = {}
-    for name, prof, colour in (("dark", dark_half, 0), ("light", light_half, 1)):
+    for name, prof, skip, colour in (("dark", halves[0], ignore[0], 0), ("light", halves[1], ignore[1], 1)):
         ll, foreign = _class_loglik(cfg, cal, prof, None, cal.classes["bar"])
-        frac = float(foreign.mean())
+        ll = ll * ~skip
+        frac = float((foreign & ~skip).sum() / max(int((~skip).sum()), 1))
         if frac > cfg.occluded_fraction:
             out[name] = StackReading(None, 0.0, frac)
             continue
@@ -385,13 +388,19 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     canon = normalise_light(cfg, cal, to_canonical(image, maps))
     lab = lab8_image(canon)
     prof = sample_profiles(cfg, lab, cal.layout)
-    points = read_points(cfg, cal, prof.points)
-    bar = read_bar(cfg, cal, prof.bar_dark, prof.bar_light)
+    bright = white_mask(cfg, cal, lab)
+    blobs = white_blobs(cfg, cal, lab, bright)
+    near_white = np.zeros(bright.shape, np.uint8)
+    cv2.drawContours(near_white, [b.contour for b in blobs], -1, 1, -1)
+    k = max(3, int(round(cfg.px_per_mm * cfg.white_margin)) | 1)
+    near_white = cv2.dilate(near_white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    skip_pts, skip_dark, skip_light = sample_mask(cfg, near_white, cal.layout)
+    points = read_points(cfg, cal, prof.points, skip_pts)
+    bar = read_bar(cfg, cal, (prof.bar_dark, prof.bar_light), (skip_dark, skip_light))
     foreign = float(np.mean([p.foreign for p in points]))
     if foreign > 0.9:
         raise BoardNotFoundError(f"the calibrated board is not in view ({100 * foreign:.0f}% of it unrecognised)")
-    bright = white_mask(cfg, cal, lab)
-    dice, cube = split_dice_and_cube(cfg, cal, canon, lab, bright, white_blobs(cfg, cal, lab, bright))
+    dice, cube = split_dice_and_cube(cfg, cal, canon, lab, bright, blobs)
     return _assemble(points, bar, dice, cube)
 
 
