@@ -32,6 +32,7 @@ function render(state) {
   if (current === null && !localStorage.getItem("bgref-teach")) $("teach-toggle").checked = state.mode === "teach";
   else if (current === null) $("teach-toggle").checked = localStorage.getItem("bgref-teach") === "on";
   current = state;
+  window.bgref = { version: state.version };
   renderDevices(state.devices);
   renderScore(state);
   $("waiting").textContent = state.status.waiting;

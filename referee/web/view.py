@@ -38,11 +38,17 @@ def dark_spot(point: int, player: int) -> int | str:
 
 
 def arrows(hops: Iterable[Hop], player: int) -> list[dict[str, Any]]:
-    """Hops as arrows in dark's numbering, coloured by the mover."""
-    return [
-        {"from": dark_spot(h.src, player), "to": dark_spot(h.dst, player), "hit": h.hit, "colour": COLOURS[player]}
-        for h in hops
-    ]
+    """A play as arrows in dark's numbering, one per checker's path: hops that
+    continue the same checker are joined unless it hit on the way."""
+    paths: list[list[Any]] = []  # [src, dst, hit], mover's numbering
+    for hop in sorted(hops, key=lambda h: (h.src, h.dst), reverse=True):
+        path = next((p for p in paths if p[1] == hop.src and not p[2]), None)
+        if path is None:
+            paths.append([hop.src, hop.dst, hop.hit])
+        else:
+            path[1], path[2] = hop.dst, hop.hit
+    colour = COLOURS[player]
+    return [{"from": dark_spot(s, player), "to": dark_spot(d, player), "hit": hit, "colour": colour} for s, d, hit in paths]
 
 
 def board_dict(board: Board, source: str) -> dict[str, Any]:
@@ -114,7 +120,7 @@ def verdict_dict(last: LastPlay, players: tuple[str, str], hints: bool) -> dict[
         "pending": last.pending,
         "player": player,
         "name": players[player],
-        "dice": list(last.turn.dice),
+        "dice": sorted(last.turn.dice, reverse=True),
         "play": str(v.play) if v.play is not None else None,
         "arrows": arrows(v.play.hops, player) if v.play is not None else [],
         "reasons": [{"text": r.text, "points": [dark_spot(p, player) for p in r.points]} for r in v.reasons],
@@ -133,7 +139,7 @@ def teaching_dict(turn: TurnStart, plays: list[Play]) -> dict[str, Any]:
     """The legal plays of the roll, in notation (gnubg's analysis is added elsewhere)."""
     return {
         "player": turn.player,
-        "dice": list(turn.dice),
+        "dice": sorted(turn.dice, reverse=True),
         "total": len(plays),
         "plays": [{"play": str(p), "arrows": arrows(p.hops, turn.player)} for p in plays[:MAX_TEACHING_PLAYS]],
     }
