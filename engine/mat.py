@@ -418,12 +418,14 @@ class _Columns:
         self.lines: list[str] = []
         self.number = 0
         self.pending: str | None = None  # a left cell waiting for its right cell
+        self.rolled = False  # the pending cell is a roll not played (GNU Backgammon's "set dice")
 
-    def put(self, player: int, text: str) -> None:
+    def put(self, player: int, text: str, rolled: bool = False) -> None:
         if player == 0:
             self.flush()
             self.number += 1
-            self.pending = f"{self.number:3d}) {text:<27s} "
+            self.pending = f"{self.number:3d}) " + (text if rolled else f"{text:<27s} ")
+            self.rolled = rolled
             return
         if self.pending is None:
             self.number += 1
@@ -442,7 +444,7 @@ class _Columns:
         the same line as a left cell still waiting for its right one."""
         text = f"Wins {points} point{'s' if points != 1 else ''}"
         if winner == 1 and self.pending is not None:
-            self.put(1, " " + text)
+            self.put(1, " " * 24 + text if self.rolled else " " + text)
             return
         self.flush()
         self.lines.append(" " * (6 if winner == 0 else 34) + text)
@@ -455,7 +457,7 @@ def _game_lines(match: Match, game: Game, done: GameReplay) -> list[str]:
     for step in done.steps:
         text = _cell(step)
         if text is not None:
-            columns.put(step.action.player, text)
+            columns.put(step.action.player, text, isinstance(step.action, Roll))
     if game.result is not None:
         columns.result(game.result.winner, game.result.points)
     columns.flush()
@@ -469,7 +471,11 @@ def _cell(step: Step) -> str | None:
     if isinstance(action, Move):
         return f"{action.dice[0]}{action.dice[1]}: {_hops(step)}"
     if isinstance(action, Roll):
-        return f"{action.dice[0]}{action.dice[1]}: ????"
+        # GNU Backgammon writes the bare roll; "????" (as eXtreme Gammon and
+        # Backgammon Studio do) keeps a roll that could not be played from
+        # reading back as a dance.
+        unplayable = not legal_plays(step.before.position, action.dice)
+        return f"{action.dice[0]}{action.dice[1]}: " + ("????" if unplayable else "")
     if isinstance(action, Double):
         return f" Doubles => {action.cube}"
     if isinstance(action, Beaver):
