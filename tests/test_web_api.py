@@ -24,7 +24,8 @@ from referee.service import RefereeService
 from referee.web import FrameKeeper, WebServer, make_pin
 from referee.web.analysis import Analyst, Context, analysis_dict, rank_plays
 from referee.web.guard import PinError, PinGuard, settings_from_form
-from referee.web.view import TurnStart, arrows, dark_spot, moves_dict, pip_counts
+from referee.web.live import MoveList
+from referee.web.view import TurnStart, arrows, dark_spot, pip_counts
 
 PIN = "424242"
 _, ITEMS = load_recording(None)
@@ -126,15 +127,34 @@ def test_new_match_form_makes_settings() -> None:
     assert made.players == ("Anna-Lena", "O'Brien") and made.rules.money and made.rules.beavers and made.mode is Mode.TEACH
 
 
-def test_move_list_rows_follow_the_record(tmp_path: Path) -> None:
+def test_move_list_is_the_record_made_step_by_step(tmp_path: Path) -> None:
     service = RefereeService(settings(), tmp_path, None)
-    for item in ITEMS[:60]:
+    moves = MoveList(service)
+    for item in ITEMS:
         service.handle(Seen.from_reading(item["reading"]))
-    games = moves_dict(service.record())
-    texts = [a["text"] for a in games[0]["actions"]]
-    assert texts[:3] == ["32: 8/5 6/4", "61: 24/18 8/7", "35: 13/10 13/8"]
+        if len(service.events) % 7 == 0:
+            moves.games()
+    games = moves.games()
+    record = service.record()
+    assert len(games) == len(record.games)
+    for game, kept in zip(games, record.games):
+        assert game["score"] == list(kept.score)
+        assert [(a["player"], a["text"], a["comment"]) for a in game["actions"]] == [(a.player, _cell(a), a.comment) for a in kept.actions]
+        assert game["result"] == (None if kept.result is None else {"winner": kept.result.winner, "points": kept.result.points, "resigned": kept.result.resigned})
+    assert games[0]["actions"][0]["text"] == "32: 8/5 6/4"
     assert any(a["comment"].startswith("illegal play accepted") for a in games[0]["actions"])
     service.close()
+
+
+def _cell(action: Any) -> str:
+    """A record's action as the .mat writer's cell."""
+    from engine import record as rec
+
+    if isinstance(action, rec.Move):
+        return f"{action.dice[0]}{action.dice[1]}: {action.play}".rstrip()
+    if isinstance(action, (rec.Double, rec.Beaver, rec.Raccoon)):
+        return f"{type(action).__name__}s => {action.cube}"
+    return f"{type(action).__name__}s"
 
 
 def test_plays_are_ranked_by_the_evaluator() -> None:

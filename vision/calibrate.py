@@ -131,7 +131,7 @@ def learn_layout(cfg: CalibrationConfig, lab: NDArray[np.float32]) -> Layout:
         occ = np.mean([_texture(lab, geo, ppm, xy) for xy in dark + light])
         emp = np.mean([_texture(lab, geo, ppm, xy) for xy in empty])
         scores[home_right] = occ / max(emp, 1e-3)
-    home_right = scores[True] >= scores[False]
+    home_right = bool(scores[True] >= scores[False])
     if max(scores.values()) < cfg.min_occupancy_contrast:
         raise StartPositionNotFoundError(
             f"the board does not show the start position (checker contrast {max(scores.values()):.2f} "

@@ -40,12 +40,14 @@ class ReaderConfig:
     white_margin: float = 6.0  # mm around dice and cube where checker profiles are not scored
     white_close: float = 4.0  # mm: closing that bridges pips and numerals
     white_open: float = 4.5  # mm: opening that removes thin copper highlights
-    die_min_side: float = 11.0  # mm
+    blob_min_side: float = 8.0  # mm: smaller light blobs are highlights (a cube may be partly hidden)
+    die_min_side: float = 14.0  # mm (two touching copper rims make thinner bright slivers)
     die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)
     cube_crop: float = 1.0  # crop side around the cube's centre, in cube edges
     cube_angles: tuple[float, ...] = (-12.0, -6.0, 0.0, 6.0, 12.0)  # tried on top of 90° turns
     cube_ink_depth: float = 0.45  # numerals are this much darker than the cube's face
     cube_min_score: float = 0.05  # numeral template correlation that makes a blob the cube
+    min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
     flat_max_aspect: float = 1.22  # a cocked die's footprint is longer
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar

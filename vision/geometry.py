@@ -64,7 +64,7 @@ class Layout:
     dark_bottom: bool = True
 
     def to_json(self) -> dict[str, bool]:
-        return {"home_right": self.home_right, "dark_bottom": self.dark_bottom}
+        return {"home_right": bool(self.home_right), "dark_bottom": bool(self.dark_bottom)}
 
 
 def _standard_point(geo: BoardGeometry, point: int) -> tuple[float, bool, int]:

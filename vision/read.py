@@ -208,6 +208,10 @@ class WhiteBlob:
     angle: float
     contour: NDArray[np.int32]  # canonical pixels
     colour: tuple[float, float, float]  # median Lab of the brighter half
+    fill: float  # area / area of the fitted rectangle
+
+    def die_like(self, cfg: ReaderConfig) -> bool:
+        return cfg.die_min_side <= self.size[0] <= cfg.die_max_side and self.fill >= cfg.min_fill
 
 def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image) -> NDArray[np.uint8]:
     """Pixels as light and grey as a die, or as likely as the cube's learned colour."""
@@ -233,18 +237,19 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     blobs = []
     for c in contours:
-        if cv2.contourArea(c) < (cfg.die_min_side * ppm) ** 2 * 0.6:
+        if cv2.contourArea(c) < (cfg.blob_min_side * ppm) ** 2 * 0.6:
             continue
         (cx, cy), (w, h), ang = cv2.minAreaRect(c)
         short, long = sorted((w / ppm, h / ppm))
-        if short < cfg.die_min_side or long > cfg.max_footprint:
+        if short < cfg.blob_min_side or long > cfg.max_footprint:
             continue
         inside = np.zeros(mask.shape, np.uint8)
         cv2.drawContours(inside, [c], -1, 1, -1)
         px = lab[inside.astype(bool)].astype(np.float32)
         bright = px[px[:, 0] >= np.percentile(px[:, 0], 50)]
         colour = tuple(float(v) for v in np.median(bright, axis=0))
-        blobs.append(WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c, colour))  # type: ignore[arg-type]
+        fill = float(cv2.contourArea(c)) / max(w * h, 1.0)
+        blobs.append(WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c, colour, fill))  # type: ignore[arg-type]
     return blobs
 
 
@@ -412,14 +417,14 @@ def split_dice_and_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: 
     for blob in blobs:
         if half_of(geo, cal.layout, blob.centre) == "off":
             off.append(blob)
-        elif blob.size[0] <= cfg.die_max_side:
+        elif blob.die_like(cfg):
             dice.append(read_die(cfg, cal, canon, lab, blob))
     cube = None
     scored = sorted(((read_cube(cfg, cal, canon, b, bright), b) for b in off), key=lambda cb: -cb[0]["confidence"])
     for reading, blob in scored:
         if cube is None and reading["confidence"] >= cfg.cube_min_score:
             cube = reading
-        elif blob.size[0] <= cfg.die_max_side:
+        elif blob.die_like(cfg):
             dice.append(read_die(cfg, cal, canon, lab, blob))
     return dice, cube
 
