@@ -152,7 +152,11 @@ function renderMoves(state) {
       row[a.player] = a;
     }
     const cell = (a) => el("td", a && a.comment ? { class: "illegal", title: a.comment } : {}, a ? a.text : "");
-    const body = rows.map((r, i) => el("tr", {}, el("td", { class: "num" }, `${i + 1})`), cell(r[0]), cell(r[1])));
+    const body = [];
+    rows.forEach((r, i) => {
+      body.push(el("tr", {}, el("td", { class: "num" }, `${i + 1})`), cell(r[0]), cell(r[1])));
+      for (const a of r) if (a && a.comment) body.push(el("tr", { class: "comment" }, el("td"), el("td", { colspan: 2 }, `${state.players[a.player]}: ${a.comment}`)));
+    });
     const result = game.result ? el("p", {}, `${state.players[game.result.winner]} wins ${game.result.points} point${game.result.points === 1 ? "" : "s"}`) : "";
     return el("section", { class: "card game" },
       el("h2", {}, `Game ${game.number}: ${state.players[0]} ${game.score[0]}, ${state.players[1]} ${game.score[1]}`),

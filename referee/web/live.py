@@ -12,7 +12,7 @@ import importlib.util
 import threading
 from typing import Any, Callable
 
-from engine.game import Phase
+from engine.game import Event, Phase, apply_to_match, new_match
 
 from ..core import Note, Outcome, Referee, Seen
 from ..service import RefereeService
@@ -55,8 +55,7 @@ class LiveState:
             self.turn_context: Context | None = context_of(service.ref) if self.turn else None
             self.last: view.LastPlay | None = None
             self.last_context: Context | None = None
-            self._moves_key: tuple[int, int] | None = None
-            self._moves: list[dict[str, Any]] = []
+            self.moves = MoveList(service)
             service.listeners.on_note.append(self._on_note)
             service.listeners.on_outcome.append(self._on_outcome)
             resumed = service.resumed_message()
@@ -117,7 +116,7 @@ class LiveState:
             "hints": hints,
             "analysis_available": self.analyst.available and hints,
             "notes": list(self.notes.notes),
-            "moves": self._move_list(),
+            "moves": self.moves.games(),
             "devices": self.devices(self.service),
             "files": self._files(),
         }
@@ -145,12 +144,40 @@ class LiveState:
         out["analysis"] = analysis_dict(ranked, None) if ranked is not None else None
         return out
 
-    def _move_list(self) -> list[dict[str, Any]]:
-        key = (id(self.service), len(self.service.events))
-        if key != self._moves_key:
-            self._moves = view.moves_dict(self.service.record())
-            self._moves_key = key
-        return self._moves
-
     def _files(self) -> list[str]:
         return ["match.mat", "match.sgf"] if SGF else ["match.mat"]
+
+
+class MoveList:
+    """The match's move list, kept up to date event by event (each event is
+    judged once, so a long match costs no more per reading than a short one)."""
+
+    def __init__(self, service: RefereeService) -> None:
+        self.service = service
+        self.match = new_match(service.settings.rules)
+        self.list: list[dict[str, Any]] = []
+        self.seen = 0
+
+    def games(self) -> list[dict[str, Any]]:
+        events = self.service.events
+        if self.seen < len(events):
+            for event in events[self.seen:]:
+                self._take(event)
+            self.seen = len(events)
+            self.list = [dict(game) for game in self.list]  # a new value for the new snapshot
+        return self.list
+
+    def _take(self, event: Event) -> None:
+        before = self.match
+        assert before.game is not None
+        if not self.list or self.list[-1]["result"] is not None:
+            self.list.append({"number": before.games_played + 1, "score": list(before.score), "actions": [], "result": None})
+        game = self.list[-1]
+        action = view.event_action(before.game, event)
+        if action is not None:
+            game["actions"] = [*game["actions"], action]
+        self.match = apply_to_match(before, event)
+        if self.match.games_played > before.games_played:
+            result = self.match.last_result
+            assert result is not None
+            game["result"] = {"winner": result.winner, "points": result.points, "resigned": result.how == "resignation"}

@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from engine import record as rec
 from engine.board import Board
-from engine.game import Move, Phase
-from engine.judge import Verdict
+from engine.game import Beaver, Double, Drop, Event, Game, Move, Phase, Raccoon, Resign, Take
+from engine.judge import Verdict, describe_movement, judge
 from engine.plays import Hop, Play, legal_plays
 from engine.position import CHECKERS, Position
 
@@ -207,44 +206,51 @@ def dice_of(ref: Referee, seen: Seen | None) -> dict[str, Any] | None:
 
 
 def status_dict(ref: Referee) -> dict[str, Any]:
-    """Whose turn it is and what the referee waits for."""
+    """Whose turn it is and what the referee waits for, in words."""
     g = ref.game
-    waiting = ref.stage.value if ref.stage is not Stage.PLAYING else g.phase.value
+    return {"stage": ref.stage.name.lower(), "phase": g.phase.name.lower(), "turn": g.turn, "on_roll": g.on_roll, "waiting": _waiting(ref)}
+
+
+def _waiting(ref: Referee) -> str:
+    g, names = ref.game, ref.settings.players
     if ref.match.winner is not None:
-        waiting = "the match is over"
-    return {"stage": ref.stage.name.lower(), "phase": g.phase.name.lower(), "turn": g.turn, "on_roll": g.on_roll, "waiting": waiting}
+        return f"the match is over: {names[ref.match.winner]} won"
+    if ref.stage is not Stage.PLAYING:
+        return ref.stage.value
+    if g.phase is Phase.OPENING:
+        return "opening roll: each player rolls one die"
+    if g.phase is Phase.MOVE and g.dice is not None:
+        return f"{names[g.turn]} to play {max(g.dice)}-{min(g.dice)}"
+    return f"{names[g.turn]} to {g.phase.value}"
 
 
 # --- the move list ----------------------------------------------------------------------------------
 
 
-def action_text(action: rec.Action) -> str:
-    """One action as a ``.mat`` cell: ``31: 8/5 6/5``, ``Doubles => 2``, ``Takes``."""
-    if isinstance(action, rec.Move):
-        return f"{action.dice[0]}{action.dice[1]}: {action.play}".rstrip()
-    if isinstance(action, rec.Roll):
-        return f"{action.dice[0]}{action.dice[1]}:"
-    if isinstance(action, (rec.Double, rec.Beaver, rec.Raccoon)):
-        return f"{type(action).__name__}s => {action.cube}"
-    if isinstance(action, rec.Resign):
-        return f"Resigns {action.points}"
-    return f"{type(action).__name__}s"
+def event_action(game: Game, event: Event) -> dict[str, Any] | None:
+    """An event of ``game`` as a move-list cell (as in a ``.mat`` file), or None
+    for a roll (it is written with its play)."""
+    if isinstance(event, Move):
+        return _move_cell(game, event)
+    cube = {Double: game.cube * 2, Beaver: game.offered * 2, Raccoon: game.offered * 2}.get(type(event))  # type: ignore[call-overload]
+    if cube is not None:
+        return {"player": event.player, "text": f"{type(event).__name__}s => {cube}", "comment": ""}  # type: ignore[union-attr]
+    if isinstance(event, (Take, Drop)):
+        return {"player": event.player, "text": f"{type(event).__name__}s", "comment": ""}
+    if isinstance(event, Resign):
+        return {"player": event.player, "text": f"Resigns {int(event.win) * game.cube}", "comment": ""}
+    return None
 
 
-def moves_dict(record: rec.Match) -> list[dict[str, Any]]:
-    """Each game: the score before it, its actions in order, and its result."""
-    games = []
-    for number, game in enumerate(record.games, start=1):
-        actions = [
-            {"player": a.player, "text": action_text(a), "comment": a.comment}
-            for a in game.actions
-        ]
-        result = None
-        if game.result is not None:
-            r = game.result
-            result = {"winner": r.winner, "points": r.points, "resigned": r.resigned}
-        games.append({"number": number, "score": list(game.score), "actions": actions, "result": result})
-    return games
+def _move_cell(game: Game, move: Move) -> dict[str, Any]:
+    assert game.dice is not None
+    verdict = judge(game.position, game.dice, move.after)
+    roll = f"{game.dice[0]}{game.dice[1]}:"
+    if verdict.legal and verdict.play is not None:
+        return {"player": move.player, "text": f"{roll} {verdict.play}".rstrip(), "comment": ""}
+    reasons = "; ".join(r.text for r in verdict.reasons)
+    text = f"{roll} {describe_movement(game.position, move.after)}".rstrip()
+    return {"player": move.player, "text": text, "comment": f"illegal play accepted as made: {reasons}"}
 
 
 @dataclass
