@@ -53,7 +53,11 @@ def _start_web(service: RefereeService, address: tuple[str, int], out: TextIO) -
     """The live page for the demo (None when it cannot be served: said on stderr)."""
     from .web import WebServer
 
-    web = WebServer(service, address[0], address[1], devices={"camera": lambda: (False, "no camera: a recorded game is replayed")})
+    devices = {
+        "camera": lambda: (False, "no camera: a recorded game is replayed"),
+        "leds": lambda: (False, "no LED controller: the LEDs are simulated on the console"),
+    }
+    web = WebServer(service, address[0], address[1], devices=devices)
     try:
         web.start()
     except OSError as exc:
@@ -64,7 +68,7 @@ def _start_web(service: RefereeService, address: tuple[str, int], out: TextIO) -
     return web
 
 
-def _keep_serving(web: Any, out: TextIO) -> None:
+def _keep_serving(out: TextIO) -> None:
     out.write("serving the web page until Ctrl-C\n")
     out.flush()
     try:
@@ -127,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
                 _draw(out, board)
     took = time.perf_counter() - started
     if web is not None and (args.realtime or args.keep_serving):
-        _keep_serving(web, out)
+        _keep_serving(out)
     if web is not None:
         web.stop()
         service = web.service  # a new match may have been started from the page

@@ -423,3 +423,37 @@ def test_demo_serves_the_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "web page: http://127.0.0.1:" in out and "PIN for changes: " in out
     assert (tmp_path / "demo" / "match.mat").exists()
+
+
+def test_gnubg_analysis_reaches_the_page(tmp_path: Path) -> None:
+    from referee import gnubg_link
+
+    if not gnubg_link.available():
+        pytest.skip("the gnubg package is not installed (x86-64 only)")
+    service = RefereeService(Settings(rules=Rules(match_length=3), players=("Ann", "Bob"), mode=Mode.TEACH), tmp_path / "m", None)
+    web = WebServer(service, "127.0.0.1", 0, PIN)
+    web.start()
+    try:
+        feed(web, 17)  # Ann rolled 5-3
+        analysis = _wait_for(web, lambda s: s["teaching"] and s["teaching"]["analysis"])
+        best = analysis["best"]
+        assert best[0]["equity"] >= best[-1]["equity"] and len(best) == 5
+        feed(web, 21, start=17)  # Ann played 13/10 13/8
+        played = _wait_for(web, lambda s: s["verdict"] and s["verdict"].get("analysis") and s["verdict"]["analysis"]["played"])
+        assert played["play"] == "13/10 13/8" and played["loss"] >= 0 and played["rank"] >= 1
+        assert call(web, "/api/state")[1]["devices"]["analysis"]["ok"] is True
+    finally:
+        web.stop()
+        service.close()
+
+
+def _wait_for(web: WebServer, check: Any, seconds: float = 10.0) -> Any:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check(web.live.snapshot())
+        if found:
+            return found
+        time.sleep(0.02)
+    raise AssertionError("the analysis did not arrive")
