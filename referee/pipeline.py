@@ -18,7 +18,7 @@ from typing import Any, Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.camera import CameraError, CameraLostError, FrameSource
+from vision.camera import CameraError, FrameSource
 from vision.errors import VisionError
 
 from .core import Outcome, Seen
@@ -120,15 +120,7 @@ def run_source(
                 pipeline.feed(t, frame)
                 idle()
             break
-        except CameraLostError as exc:
-            if not live:
-                raise
-            if not told:
-                log.warning("%s; retrying every %.0f s", exc, retry_seconds)
-                on_camera_fault(True)
-                told = True
-            sleep(retry_seconds)
-        except CameraError as exc:
+        except CameraError as exc:  # unplugged, or not there yet
             if not live:
                 raise
             if not told:
