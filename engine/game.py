@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import Union
+from typing import Any, Callable, Union
 
 from .judge import Verdict, judge
 from .plays import check_dice
@@ -249,7 +249,7 @@ def _opening(game: Game, event: OpeningRoll) -> Game:
 def _roll(game: Game, event: Roll) -> Game:
     _expect(game, Phase.ROLL, event.player, "roll")
     check_dice(event.dice)
-    return replace(game, phase=Phase.MOVE, dice=tuple(event.dice))
+    return replace(game, phase=Phase.MOVE, dice=(event.dice[0], event.dice[1]))
 
 
 def _move(game: Game, event: Move) -> Game:
@@ -368,7 +368,7 @@ def _reject_resignation(game: Game, event: RejectResignation) -> Game:
     return replace(game, phase=game.resigned_in, resignation=None, resigned_in=None, turn=game.on_roll)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[Game, Any], Game]] = {
     OpeningRoll: _opening,
     Roll: _roll,
     Move: _move,
