@@ -134,7 +134,8 @@ def refine_quad(hull: Points, quad: Points) -> Points:
         ab = b - a
         length = float(np.hypot(*ab))
         t = ((hull - a) @ ab) / (length**2)
-        dist = np.abs(np.cross(ab, hull - a)) / length
+        rel = hull - a
+        dist = np.abs(ab[0] * rel[:, 1] - ab[1] * rel[:, 0]) / length
         sel = hull[(t > 0.1) & (t < 0.9) & (dist < 0.02 * length)]
         if len(sel) < 2:
             sel = np.array([a, b])
@@ -256,8 +257,22 @@ def refine_homography(cfg: BoardFinderConfig, image: Image, lens: Lens, hom: NDA
     return step @ hom
 
 
-def homography_from_corners(quad: Points, geo: BoardGeometry) -> NDArray[np.float64]:
-    hom, _ = cv2.findHomography(quad.astype(np.float64), inner_rectangle(geo))
+def outer_rectangle(geo: BoardGeometry) -> Points:
+    return np.array([[0, 0], [geo.width, 0], [geo.width, geo.depth], [0, geo.depth]], np.float64)
+
+
+def outer_corners_in_image(cal: object, size: tuple[int, int]) -> Points:
+    """Image pixels of the frame's outer corners under a calibration (for overlays and --corners)."""
+    geo = BoardGeometry()
+    hom = np.linalg.inv(getattr(cal, "homography"))
+    und = cv2.perspectiveTransform(outer_rectangle(geo).reshape(-1, 1, 2), hom).reshape(-1, 2)
+    return getattr(cal, "lens").distort(und)
+
+
+def homography_from_corners(quad: Points, geo: BoardGeometry, outer: bool = False) -> NDArray[np.float64]:
+    """Homography from four ordered image corners to the canonical inner (or outer) rectangle."""
+    target = outer_rectangle(geo) if outer else inner_rectangle(geo)
+    hom, _ = cv2.findHomography(quad.astype(np.float64), target)
     if hom is None:
         raise BoardNotFoundError("could not fit a homography to the board's corners")
     return hom

@@ -20,7 +20,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.board import Lens, canonical_maps, homography_from_corners, locate_board, order_corners, to_canonical
+from vision.board import (
+    Lens,
+    canonical_maps,
+    homography_from_corners,
+    locate_board,
+    order_corners,
+    refine_homography,
+    to_canonical,
+)
 from vision.config import CalibrationConfig, ReaderConfig
 from vision.errors import BoardNotFoundError, CalibrationError, StartPositionNotFoundError
 from vision.geometry import START_POINTS, BoardGeometry, Layout, checker_centre
@@ -217,7 +225,8 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
         lens, hom = locate_board(cfg.finder, image, geo)
     else:
         lens = Lens(0.0, (w / 2.0, h / 2.0), float(max(w, h)))
-        hom = homography_from_corners(order_corners(corners), geo)
+        hom = homography_from_corners(order_corners(corners), geo, outer=True)
+        hom = refine_homography(cfg.finder, image, lens, hom, geo)
     maps = canonical_maps(lens, hom, geo, rcfg.px_per_mm)
     canon = to_canonical(image, maps)
     lab = lab_image(canon)

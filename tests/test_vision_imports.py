@@ -1,0 +1,30 @@
+"""Dependency direction and the command-line registration contract."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_vision_does_not_import_the_referee_or_the_bridge() -> None:
+    code = (
+        "import sys, vision, vision.cli, vision.render, vision.sources;"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('referee', 'firmware_bridge', 'picamera2')];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_register_adds_the_three_commands() -> None:
+    from vision.cli import register
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers(dest="command"))
+    for argv in (["calibrate", "x.jpg", "-o", "c.json"], ["read", "a.jpg", "b.jpg", "--calibration", "c.json"], ["dice", "d.jpg"]):
+        args = parser.parse_args(argv)
+        assert callable(args.func)
