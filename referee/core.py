@@ -30,6 +30,7 @@ from engine.game import (
     Drop,
     Event,
     EventRefused,
+    Game,
     Match,
     Move,
     OpeningRoll,
@@ -167,7 +168,8 @@ class Referee:
     dice_on_board: bool = False  # the current roll's dice are still seen
 
     @property
-    def game(self):  # engine.game.Game
+    def game(self) -> Game:
+        """The game in play (or the last one, when the match is over)."""
         assert self.match.game is not None
         return self.match.game
 
@@ -183,8 +185,10 @@ def resume(settings: Settings, events: Iterable[Event]) -> Referee:
     match = ref.match
     for event in events:
         match = apply_to_match(match, event)
-    stage = Stage.PLAYING if match.games_played or match.game.phase is not Phase.OPENING else Stage.SETUP
-    if match.game is not None and match.game.phase is Phase.OPENING and match.games_played:
+    game = match.game
+    assert game is not None
+    stage = Stage.PLAYING if match.games_played or game.phase is not Phase.OPENING else Stage.SETUP
+    if game.phase is Phase.OPENING and match.games_played:
         stage = Stage.OVER
     if match.winner is not None:
         stage = Stage.OVER
@@ -284,14 +288,14 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None
     event = OpeningRoll((d0, d1))
-    match = apply_to_match(ref.match, event)
-    if match.game.phase is Phase.OPENING:
+    ref_after = replace(ref, match=apply_to_match(ref.match, event))
+    if ref_after.game.phase is Phase.OPENING:
         note = "equal opening dice: roll again"
-        if match.game.cube > ref.game.cube:
-            note += f" (automatic double: the cube is at {match.game.cube})"
-        return replace(ref, match=match), _say(Note(note), signals=[Signal("reroll_needed", (None,))], events=[event])
-    first = match.game.turn
-    ref = replace(ref, match=match, dice_on_board=True)
+        if ref_after.game.cube > ref.game.cube:
+            note += f" (automatic double: the cube is at {ref_after.game.cube})"
+        return ref_after, _say(Note(note), signals=[Signal("reroll_needed", (None,))], events=[event])
+    first = ref_after.game.turn
+    ref = replace(ref_after, dice_on_board=True)
     return ref, _say(
         Note(f"{ref.settings.players[first]} plays first with {max(d0, d1)}-{min(d0, d1)}"),
         signals=[Signal("your_turn", (COLOURS[first],))] + _teaching(ref),
@@ -322,13 +326,12 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         return ref, Outcome()
     if not _same_checkers(ref, seen):
         return ref, _say(Note("the checkers moved before the roll: put them back", "warning"), signals=[Signal("look_needed", ())])
-    dice = (seen.dice[0].value, seen.dice[1].value)
-    assert dice[0] is not None and dice[1] is not None
-    event = Roll(player, (dice[0], dice[1]))
-    match = apply_to_match(ref.match, event)
-    ref = replace(ref, match=match, dice_on_board=True)
-    plays = legal_plays(match.game.position, match.game.dice)
-    note = f"{ref.settings.players[player]} rolled {max(dice)}-{min(dice)}"
+    d1, d2 = seen.dice[0].value, seen.dice[1].value
+    assert d1 is not None and d2 is not None  # _roll_problem refuses unreadable dice
+    event = Roll(player, (d1, d2))
+    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True)
+    plays = legal_plays(ref.game.position, (d1, d2))
+    note = f"{ref.settings.players[player]} rolled {max(d1, d2)}-{min(d1, d2)}"
     if not plays:
         note += ": no legal play; pick up the dice"
     return ref, _say(Note(note), signals=_teaching(ref), events=[event])
@@ -429,6 +432,7 @@ def _explained(ref: Referee, seen: Seen) -> Position | tuple[tuple[int, ...], tu
     """The checkers seen, preferring a legal play that differs from the
     reading only on points read with low confidence."""
     g = ref.game
+    assert g.dice is not None  # a play is judged only after a roll
     mine, theirs = seen.board.sides(g.turn)
     if not seen.unsure_points:
         return mine, theirs
@@ -442,6 +446,7 @@ def _explained(ref: Referee, seen: Seen) -> Position | tuple[tuple[int, ...], tu
 
 def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     g = ref.game
+    assert g.dice is not None  # a play is judged only after a roll
     player = g.turn
     after = _explained(ref, seen)
     verdict = judge(g.position, g.dice, after)
@@ -548,8 +553,9 @@ def _press(ref: Referee, press: Press) -> tuple[Referee, Outcome]:
     button = press.button
     if button == "accept" and ref.stage is Stage.ILLEGAL:
         return _accept_illegal(ref, "accepted as made by the opponent")
-    if button == "correct" and ref.stage is Stage.ILLEGAL:
-        return ref, _say(Note("correct the play: the blinking points show where"), signals=[Signal("illegal_play", (_dark_points(ref.illegal_verdict.points, ref.game.turn),))])
+    if button == "correct" and ref.stage is Stage.ILLEGAL and ref.illegal_verdict is not None:
+        points = _dark_points(ref.illegal_verdict.points, ref.game.turn)
+        return ref, _say(Note("correct the play: the blinking points show where"), signals=[Signal("illegal_play", (points,))])
     if button == "drop" and ref.game.phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED):
         return _drop(ref, ref.game.turn)
     if button == "take" and ref.game.phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED):

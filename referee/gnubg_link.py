@@ -36,7 +36,7 @@ def _module() -> ModuleType | None:
     global _gnubg
     if _gnubg is None:
         try:
-            import gnubg  # type: ignore[import-not-found]
+            import gnubg  # type: ignore[import-not-found,import-untyped,unused-ignore]
         except ImportError:
             return None
         _gnubg = gnubg

@@ -14,7 +14,7 @@ import os
 import zlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from engine.game import (
     AcceptIllegal,
@@ -44,7 +44,7 @@ class JournalError(ValueError):
 
 # --- entries <-> events ---------------------------------------------------------------
 
-_SIMPLE = {
+_SIMPLE: dict[str, Callable[[int], Event]] = {
     "double": Double,
     "take": Take,
     "drop": Drop,
@@ -84,7 +84,8 @@ def entry_event(entry: dict[str, Any]) -> Event:
     if kind == "resign":
         return Resign(int(entry["player"]), Win(int(entry["win"])))
     if kind in _SIMPLE:
-        return _SIMPLE[kind](int(entry["player"]))
+        event: Event = _SIMPLE[kind](int(entry["player"]))
+        return event
     raise JournalError(f"unknown journal entry {entry!r}")
 
 
@@ -126,7 +127,7 @@ def _check(seq: int, raw: str) -> dict[str, Any] | None:
     """The entry of an intact line numbered ``seq``, else None."""
     try:
         record = json.loads(raw)
-        entry = record["entry"]
+        entry: dict[str, Any] = record["entry"]
         body = json.dumps(entry, sort_keys=True, separators=(",", ":"))
         if record["seq"] != seq or record["crc"] != zlib.crc32(body.encode("utf-8")):
             return None

@@ -61,7 +61,7 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
     t = 0.0
     cube = (1, "centre")
 
-    def emit(board: Board, dice=None, occluded=False, dt=1.5):
+    def emit(board: Board, dice: list[dict[str, Any]] | None = None, occluded: bool = False, dt: float = 1.5) -> dict[str, Any]:
         nonlocal t
         t += dt
         return {"t": round(t, 2), "reading": _reading(board, dice, cube, occluded)}

@@ -16,6 +16,7 @@ from typing import Any, Callable, Protocol
 
 from engine.from_events import record_from_events
 from engine.game import Event
+from engine import record as record_model
 from engine.mat import write_mat
 
 from .core import Note, Outcome, Press, Referee, Seen, Settings, Signal, observe, resume, start
@@ -90,8 +91,8 @@ class RefereeService:
             log.log(logging.WARNING if note.level != "info" else logging.INFO, note.text)
             for listener in self.listeners.on_note:
                 listener(note)
-        for listener in self.listeners.on_outcome:
-            listener(outcome, ref)
+        for watcher in self.listeners.on_outcome:
+            watcher(outcome, ref)
         if ref.match.games_played > self._games_written:
             self.write_records()
         return outcome
@@ -109,7 +110,7 @@ class RefereeService:
                 continue
             method(*args)
 
-    def record(self):  # engine.record.Match
+    def record(self) -> record_model.Match:
         """The match record so far."""
         return record_from_events(self.settings.players, self.settings.rules, self.events)
 

@@ -38,7 +38,7 @@ def shrink(cfg: SettleConfig, frame: NDArray[np.uint8]) -> Small:
     height = max(1, round(h * cfg.width / w))
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     small = cv2.resize(grey, (cfg.width, height), interpolation=cv2.INTER_AREA)
-    return cv2.GaussianBlur(small, (3, 3), 0)
+    return np.asarray(cv2.GaussianBlur(small, (3, 3), 0), dtype=np.uint8)
 
 
 def _change(a: Small, b: Small) -> float:

@@ -64,7 +64,7 @@ class FolderSource:
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
                 continue  # a corrupt frame is skipped, not fatal
-            yield i / self.fps, image
+            yield i / self.fps, np.asarray(image, dtype=np.uint8)
 
     def close(self) -> None:
         self._files = []
