@@ -8,8 +8,9 @@ import json
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -159,7 +160,7 @@ def _cell(action: Any) -> str:
 
 def test_plays_are_ranked_by_the_evaluator() -> None:
     turn = TurnStart(0, Position.start(), (3, 1))
-    pips = lambda after, ctx: -float(after.pip_counts()[0]) + (10.0 if after.on_roll[4] == 2 else 0.0)  # noqa: E731
+    pips = lambda after, ctx: -float(after.pip_counts()[0]) + (10.0 if after.on_roll[4] == 2 else 0.0)
     ranked = rank_plays(pips, turn, Context(0, (0, 0), 1, "centre", False))
     assert ranked[0][1] == "8/5 6/5"
     played = next(p.after for p in legal_plays(Position.start(), (3, 1)) if str(p) == "24/21 6/5")
@@ -175,7 +176,8 @@ def test_analyst_works_off_the_thread_and_says_when_ready() -> None:
     context = Context(0, (0, 0), 1, "centre", False)
     assert analyst.ranked(turn, context) is None
     assert ready.wait(10)
-    assert [text for _, text, _ in analyst.ranked(turn, context) or []][0]
+    ranked = analyst.ranked(turn, context) or []
+    assert len(ranked) == len(legal_plays(Position.start(), (6, 5))) and all(eq == 0.0 for _, _, eq in ranked)
     analyst.close()
 
 
@@ -374,7 +376,8 @@ def test_calibration_view_draws_the_grid_where_the_corners_are(camera_web: tuple
     status, body = call(web, "/api/calibration", {"corners": corners}, pin=PIN)
     assert status == 200, body
     grid = body["calibration"]
-    assert sorted(sum(grid["corners"], [])) == pytest.approx(sorted(sum(corners, [])), abs=0.2)
+    flat = sorted(v for corner in grid["corners"] for v in corner)
+    assert flat == pytest.approx(sorted(v for corner in corners for v in corner), abs=0.2)
     assert len(grid["labels"]) == 24 and len(grid["lines"]) == 27
     assert applied and load_calibration(tmp_path / "calibration.json").image_size == (1280, 720)
     assert call(web, "/api/calibration")[1]["calibration"]["corners"] == grid["corners"]
@@ -383,9 +386,9 @@ def test_calibration_view_draws_the_grid_where_the_corners_are(camera_web: tuple
 def test_calibration_with_vision_on_a_rendered_start_position(tmp_path: Path) -> None:
     import numpy as np
 
+    from referee.web.calibration import overlay, recalibrate
     from vision.errors import VisionError
     from vision.render import random_scene, random_setup, render
-    from referee.web.calibration import overlay, recalibrate
 
     for seed in range(6, 12):
         rng = np.random.default_rng(seed)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -28,9 +29,9 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not in
 if not CHROMEDRIVER.exists() or CHROMIUM is None:
     pytest.skip("headless Chromium is not installed (apt-get install chromium chromium-driver)", allow_module_level=True)
 
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 PIN = "271828"
 FLAGS = "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"

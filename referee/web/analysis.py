@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from engine.plays import legal_plays
 from engine.position import Position
@@ -113,7 +114,7 @@ class Analyst:
         assert self.evaluator is not None
         try:
             ranked = rank_plays(self.evaluator, turn, context)
-        except Exception:  # noqa: BLE001 - an analysis must never stop the referee
+        except Exception:
             log.exception("gnubg analysis failed for %s %s", turn.position.id(), turn.dice)
             ranked = []
         with self._lock:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, AsyncIterator
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -159,7 +160,7 @@ def build_app(web: WebServer) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {WebError: _web_error, PinError: _web_error, HTTPException: _http_error, Exception: _crash}
-    return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], exception_handlers=handlers)  # type: ignore[arg-type]
+    return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], exception_handlers=handlers)
 
 
 async def _stream(web: WebServer, queue: asyncio.Queue[dict[str, Any] | None]) -> AsyncIterator[str]:
@@ -169,7 +170,7 @@ async def _stream(web: WebServer, queue: asyncio.Queue[dict[str, Any] | None]) -
         while True:
             try:
                 snapshot = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 yield ": keep-alive\n\n"
                 continue
             while snapshot is not None and not queue.empty():

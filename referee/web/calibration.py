@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -130,8 +131,9 @@ def corners_meaning(geo: BoardGeometry, corners_mm: NDArray[np.float64]) -> str:
     return "the corners of the playing surface, inside the frame"
 
 
-def overlay(cal: Calibration, geo: BoardGeometry = BoardGeometry()) -> dict[str, Any]:
-    """The board's grid in camera pixels: outer corners, lines and point labels."""
+def overlay(cal: Calibration, geo: BoardGeometry | None = None) -> dict[str, Any]:
+    """The board's grid in camera pixels: corner handles, lines and point labels."""
+    geo = geo or BoardGeometry()
     f = geo.frame
     lines = _rectangle(0, 0, geo.width, geo.depth) + _rectangle(f, f, geo.width - f, geo.depth - f)
     lines += _rectangle(geo.bar_x[0], f, geo.bar_x[1], geo.depth - f)

@@ -11,8 +11,9 @@ import hmac
 import re
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from engine.game import AcceptIllegal, Rules
 
@@ -67,7 +68,7 @@ class PinGuard:
 def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
     value = body.get(key, default)
     if not isinstance(value, bool):
-        raise ValueError(f"{key} must be true or false")
+        raise ValueError(f"{key} must be true or false")  # noqa: TRY004 - one error type for every bad field
     return value
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.game import Event, Phase, apply_to_match, new_match
 

@@ -14,8 +14,9 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..core import Mode, Outcome, Press, Seen, Settings
 from ..service import RefereeService
@@ -104,6 +105,7 @@ class WebServer:
         self.device_checks = devices or {}
         self.new_folder = new_folder or (lambda settings: sibling_folder(settings, self.service.folder.parent))
         self.on_new_service: list[Callable[[RefereeService], None]] = []
+        self.analysis_wanted = analysis
         self.analyst = Analyst(gnubg_evaluator() if analysis else None, self._analysis_ready)
         self.live = LiveState(service, self.analyst, self.devices, self.lock)
         self.live.publish = self.hub.publish
@@ -164,8 +166,15 @@ class WebServer:
         for name, check in self.device_checks.items():
             ok, text = check()
             out[name] = {"ok": ok, "text": text}
-        out.setdefault("analysis", {"ok": self.analyst.available, "text": "GNU Backgammon analysis" if self.analyst.available else "no GNU Backgammon analysis (the gnubg package is not installed)"})
+        out.setdefault("analysis", self._analysis_state())
         return out
+
+    def _analysis_state(self) -> dict[str, Any]:
+        if self.analyst.available:
+            return {"ok": True, "text": "GNU Backgammon analysis"}
+        if not self.analysis_wanted:
+            return {"ok": True, "text": "GNU Backgammon analysis is turned off"}
+        return {"ok": False, "text": "no GNU Backgammon analysis (the gnubg package is not installed here)"}
 
     def _camera_state(self) -> dict[str, Any]:
         if self.camera is None:

@@ -8,11 +8,23 @@ names its ends as dark's point numbers or ``"bar"`` / ``"off"`` of the mover.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from engine.board import Board
-from engine.game import Beaver, Double, Drop, Event, Game, Move, Phase, Raccoon, Resign, Take
+from engine.game import (
+    Beaver,
+    Double,
+    Drop,
+    Event,
+    Game,
+    Move,
+    Phase,
+    Raccoon,
+    Resign,
+    Take,
+)
 from engine.judge import Verdict, describe_movement, judge
 from engine.plays import Hop, Play, legal_plays
 from engine.position import CHECKERS, Position
@@ -212,11 +224,12 @@ def status_dict(ref: Referee) -> dict[str, Any]:
 
 
 def _waiting(ref: Referee) -> str:
-    g, names = ref.game, ref.settings.players
+    g: Game = ref.game
+    names = ref.settings.players
     if ref.match.winner is not None:
         return f"the match is over: {names[ref.match.winner]} won"
     if ref.stage is not Stage.PLAYING:
-        return ref.stage.value
+        return str(ref.stage.value)
     if g.phase is Phase.OPENING:
         return "opening roll: each player rolls one die"
     if g.phase is Phase.MOVE and g.dice is not None:
@@ -232,7 +245,7 @@ def event_action(game: Game, event: Event) -> dict[str, Any] | None:
     for a roll (it is written with its play)."""
     if isinstance(event, Move):
         return _move_cell(game, event)
-    cube = {Double: game.cube * 2, Beaver: game.offered * 2, Raccoon: game.offered * 2}.get(type(event))  # type: ignore[call-overload]
+    cube = {Double: game.cube * 2, Beaver: game.offered * 2, Raccoon: game.offered * 2}.get(type(event))
     if cube is not None:
         return {"player": event.player, "text": f"{type(event).__name__}s => {cube}", "comment": ""}  # type: ignore[union-attr]
     if isinstance(event, (Take, Drop)):
