@@ -460,3 +460,28 @@ def _wait_for(web: WebServer, check: Any, seconds: float = 10.0) -> Any:
             return found
         time.sleep(0.02)
     raise AssertionError("the analysis did not arrive")
+
+
+def test_stop_ends_open_streams_quickly(tmp_path: Path) -> None:
+    import time
+
+    service = RefereeService(settings(), tmp_path / "m", None)
+    web = WebServer(service, "127.0.0.1", 0, PIN, analysis=False)
+    web.start()
+    connection = http.client.HTTPConnection("127.0.0.1", web.port, timeout=10)
+    connection.request("GET", "/api/events")
+    reply = connection.getresponse()
+    read_event(reply)
+    started = time.monotonic()
+    web.stop()
+    assert time.monotonic() - started < 3.0
+    assert reply.read() == b""  # the stream was ended, not cut
+    connection.close()
+    service.close()
+
+
+def test_the_port_in_use_is_said_plainly(web: WebServer, tmp_path: Path) -> None:
+    other = WebServer(RefereeService(settings(), tmp_path / "other", None), "127.0.0.1", web.port, PIN, analysis=False)
+    with pytest.raises(OSError, match=f"cannot serve the web page on 127.0.0.1:{web.port}"):
+        other.start()
+    other.service.close()
