@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Union
 
 from . import game as flow
 from .plays import legal_plays
@@ -49,7 +48,17 @@ from .record import (
     Take,
     other,
 )
-from .replay import GameReplay, MatchReplay, ReplayError, Step, advance, check_score, finish_game, replay, start_match
+from .replay import (
+    GameReplay,
+    MatchReplay,
+    ReplayError,
+    Step,
+    advance,
+    check_score,
+    finish_game,
+    replay,
+    start_match,
+)
 
 
 class MatError(RecordError):
@@ -67,7 +76,7 @@ class Wins:
     points: int
 
 
-Item = Union[Move, Roll, Double, Take, Drop, Beaver, Raccoon, Wins]
+Item = Move | Roll | Double | Take | Drop | Beaver | Raccoon | Wins
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,15 +103,15 @@ class _RawMatch:
 
 
 _TAG = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
-_LENGTH = re.compile(r"^\s*(\d+)\s+points?\s+match\b", re.I)
-_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
+_LENGTH = re.compile(r"^\s*(\d+)\s+points?\s+match\b", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
 _NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
-_ITEM_START = re.compile(r"(?<![\w/*])(?:[1-6][1-6]:|Doubles\b|Takes\b|Drops\b|Beavers\b|Raccoons\b|Wins\b|Losses\b)", re.I)
+_ITEM_START = re.compile(r"(?<![\w/*])(?:[1-6][1-6]:|Doubles\b|Takes\b|Drops\b|Beavers\b|Raccoons\b|Wins\b|Losses\b)", re.IGNORECASE)
 _ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
-_CUBE = re.compile(r"^(Doubles|Beavers|Raccoons)(?:\s*=>\s*(\d+))?$", re.I)
-_WINS = re.compile(r"^Wins\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?\.?$", re.I)
-_LOSSES = re.compile(r"^Losses\s+(\d+)\s+points?$", re.I)
+_CUBE = re.compile(r"^(Doubles|Beavers|Raccoons)(?:\s*=>\s*(\d+))?$", re.IGNORECASE)
+_WINS = re.compile(r"^Wins\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?\.?$", re.IGNORECASE)
+_LOSSES = re.compile(r"^Losses\s+(\d+)\s+points?$", re.IGNORECASE)
 _RIGHT_COLUMN = 12  # an item this far or farther after "n)" is in the right column
 _RIGHT_INDENT = 20  # an unnumbered line indented this far is in the right column
 
@@ -129,11 +138,11 @@ def _parse(text: str, source: str) -> _RawMatch:
             expect_score = False
         elif stripped.startswith(";"):
             _header_line(raw, stripped, source, number)
-        elif _GAME.match(stripped):
-            raw.games.append(_RawGame(int(_GAME.match(stripped).group(1)), number, ("", ""), (0, 0), []))
+        elif game := _GAME.match(stripped):
+            raw.games.append(_RawGame(int(game.group(1)), number, ("", ""), (0, 0), []))
             expect_score = True
-        elif not raw.games and _LENGTH.match(stripped):
-            raw.length = int(_LENGTH.match(stripped).group(1))
+        elif not raw.games and (length := _LENGTH.match(stripped)):
+            raw.length = int(length.group(1))
         elif raw.games:
             raw.games[-1].items.extend(_body_line(line, source, number, raw.games[-1].number))
         else:
@@ -257,7 +266,10 @@ def _rules(raw: _RawMatch, source: str) -> tuple[flow.Rules, tuple[tuple[str, st
     assert raw.length is not None
     found = {k.lower(): v.strip().lower() for k, v in raw.tags}
     money = raw.length == 0
-    on = lambda key, default: found.get(key, default) in ("on", "yes", "true", "1")  # noqa: E731
+
+    def on(key: str, default: str) -> bool:
+        return found.get(key, default) in ("on", "yes", "true", "1")
+
     beavers = money and (on("beaver", "off") or on("beavers", "off"))
     limit = found.get("cubelimit", "")
     max_cube = int(limit) if limit.isdigit() and int(limit) in {2**k for k in range(1, 13)} else 64
@@ -316,9 +328,9 @@ def _only_wins_follow(items: list[_Line], k: int) -> bool:
 
 def _action(item: Item, state: flow.Game, ends_game: bool) -> Action:
     """The record's action for a ``.mat`` item; fills cube values a dialect leaves out."""
-    if isinstance(item, Move) and not item.play and ends_game and state.phase is not flow.Phase.OPENING:
-        if legal_plays(state.position, item.dice):
-            return Roll(item.player, item.dice)
+    resigned_at_roll = ends_game and state.phase is not flow.Phase.OPENING
+    if isinstance(item, Move) and not item.play and resigned_at_roll and legal_plays(state.position, item.dice):
+        return Roll(item.player, item.dice)
     if isinstance(item, (Beaver, Raccoon)) and not item.cube:
         return replace(item, cube=state.offered * 2)
     return item  # type: ignore[return-value]

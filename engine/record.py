@@ -18,7 +18,6 @@ accepted at the board is kept as it was made; the replay reports it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from .game import Rules
 
@@ -106,7 +105,7 @@ class Resign:
     comment: str = ""
 
 
-Action = Union[Move, Roll, Double, Take, Drop, Beaver, Raccoon, Resign]
+Action = Move | Roll | Double | Take | Drop | Beaver | Raccoon | Resign
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ move the action is, or follows.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Iterator
 
 from . import game as flow
 from .ids import GameState, MatchId, Xgid
@@ -164,8 +164,8 @@ def _advance(state: flow.Game, action: Action, move: int) -> Step:
         if isinstance(action, Roll):
             return Step(action, move, state, state)
         play, after, reasons = read_play(state.position, action.dice, action.play)
-        event = flow.Move(action.player, after, accept_illegal=True)
-        return Step(action, move, state, flow.apply(state, event), play, reasons)
+        made = flow.Move(action.player, after, accept_illegal=True)
+        return Step(action, move, state, flow.apply(state, made), play, reasons)
     if isinstance(action, Resign):
         return Step(action, move, state, _resign(state, action))
     event = _cube_event(state, action)

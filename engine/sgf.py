@@ -40,10 +40,20 @@ from .record import (
     Take,
     other,
 )
-from .replay import GameReplay, MatchReplay, ReplayError, Step, advance, check_score, finish_game, replay, start_match
+from .replay import (
+    GameReplay,
+    MatchReplay,
+    ReplayError,
+    Step,
+    advance,
+    check_score,
+    finish_game,
+    replay,
+    start_match,
+)
 
 _COLOURS = ("W", "B")
-_CUBE_WORDS = {"double": Double, "take": Take, "drop": Drop, "beaver": Beaver, "raccoon": Raccoon}
+_CUBE_WORDS = ("double", "take", "drop", "beaver", "raccoon")
 
 
 class SgfError(RecordError):
@@ -351,8 +361,10 @@ def _action(node: Node, state: flow.Game, source: str, game: int, move: int) -> 
         if colour in node:
             return _move_or_cube(node[colour][0] if node[colour] else "", player, state, comment, (source, game, move), node)
     if "DI" in node and "PL" in node:
-        player = _COLOURS.index(_one(node, "PL", "W").upper()[:1] or "W")
-        return Roll(player, _dice(_one(node, "DI", ""), (source, game, move)), comment)
+        colour = _one(node, "PL", "").strip().upper()
+        if colour not in _COLOURS:
+            raise SgfError(f"{source}: game {game}, move {move}: PL[{colour}] is not W or B")
+        return Roll(_COLOURS.index(colour), _dice(_one(node, "DI", ""), (source, game, move)), comment)
     return None
 
 
@@ -361,12 +373,7 @@ def _move_or_cube(
 ) -> Action:
     word = value.strip().lower()
     if word in _CUBE_WORDS:
-        kind = _CUBE_WORDS[word]
-        if kind is Double:
-            return Double(player, state.cube * 2, comment)
-        if kind in (Beaver, Raccoon):
-            return kind(player, state.offered * 2, comment)  # type: ignore[call-arg]
-        return kind(player, comment)  # type: ignore[call-arg]
+        return _cube_action(word, player, state, comment)
     dice = _dice(value[:2], where)
     if "PT" in node:
         return Move(player, dice, _one(node, "PT", ""), comment)
@@ -378,6 +385,17 @@ def _move_or_cube(
     except ValueError as exc:
         raise SgfError(f"{where[0]}: game {where[1]}, move {where[2]}: {exc}") from None
     return Move(player, dice, " ".join(hops), comment)
+
+
+def _cube_action(word: str, player: int, state: flow.Game, comment: str) -> Action:
+    """The cube action a node names; the cube value follows from the game."""
+    if word == "double":
+        return Double(player, state.cube * 2, comment)
+    if word == "beaver":
+        return Beaver(player, state.offered * 2, comment)
+    if word == "raccoon":
+        return Raccoon(player, state.offered * 2, comment)
+    return Take(player, comment) if word == "take" else Drop(player, comment)
 
 
 def _dice(text: str, where: tuple[str, int, int]) -> tuple[int, int]:
@@ -394,7 +412,7 @@ def _finish(
     said = _one(root, "RE", "")
     if not said:
         return state
-    found = re.fullmatch(r"([WB])\+(\d+)(R?)", said.strip(), re.I)
+    found = re.fullmatch(r"([WB])\+(\d+)(R?)", said.strip(), re.IGNORECASE)
     if not found:
         raise SgfError(f"{source}: game {game}: cannot read the result RE[{said}]")
     winner = _COLOURS.index(found.group(1).upper())

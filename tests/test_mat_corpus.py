@@ -9,6 +9,7 @@ oracle tests (``test_mat_gnubg.py``) use it too.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import random
 import re
@@ -93,7 +94,7 @@ def test_and_the_match_lines_name_the_match_winner():
 def test_every_game_score_adds_up_from_the_results_before_it():
     for path, done in corpus().items():
         games = done.match.games
-        for before, after in zip(games, games[1:]):
+        for before, after in itertools.pairwise(games):
             expected = list(before.score)
             expected[before.result.winner] += before.result.points
             assert tuple(expected) == after.score, path.name
@@ -123,7 +124,7 @@ def test_combined_hops_and_dialect_notations_are_expanded_into_legal_plays():
     for path, done in corpus().items():
         if path.parent.name != "studio":
             continue
-        text_moves = re.findall(r"\b(\d\d): ([^\s].*?)(?=\s{2,}|$)", path.read_text(encoding="utf-8"), re.M)
+        text_moves = re.findall(r"\b(\d\d): ([^\s].*?)(?=\s{2,}|$)", path.read_text(encoding="utf-8"), re.MULTILINE)
         combined += sum(1 for dice, play in text_moves if _has_combined_hop(dice, play))
         for game in done.games:
             for step in game.moves():

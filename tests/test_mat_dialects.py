@@ -13,11 +13,11 @@ import re
 from pathlib import Path
 
 import pytest
+from test_record_property import random_match
 
 from engine.mat import MatError, read_mat, read_mat_replay, write_mat
 from engine.record import Beaver, Double, Drop, Match, Move, Raccoon, Resign, Roll, Take
 from engine.replay import replay
-from test_record_property import random_match
 
 RECORDS = Path(__file__).parent / "data" / "records"
 
@@ -92,7 +92,7 @@ def galaxy_text(match: Match) -> str:
     """The match as Backgammon Galaxy writes it: one hop per die with bar 25
     and off 0 and no ``*`` on hits, ``Losses N point`` beside the winner's line."""
     text = write_mat(match).replace("*", "")
-    return re.sub(r"^( {34})(Wins .*)$", r"      Losses 1 point\n\1\2", text, flags=re.M)
+    return re.sub(r"^( {34})(Wins .*)$", r"      Losses 1 point\n\1\2", text, flags=re.MULTILINE)
 
 
 # --- fixtures of real matches --------------------------------------------------------------
@@ -221,6 +221,6 @@ def test_a_file_without_match_length_or_with_junk_is_an_error():
 def test_a_roll_before_a_resignation_is_written_bare_as_gnubg_does_and_read_back():
     match = read_mat(fixture("studio-games.mat"))
     written = write_mat(match)
-    assert re.search(r"^ 22\) 54: 5/0 4/0 +31:$", written, re.M)
+    assert re.search(r"^ 22\) 54: 5/0 4/0 +31:$", written, re.MULTILINE)
     assert "????" not in written
     assert read_mat(written) == match

@@ -28,8 +28,9 @@ from engine.replay import MatchReplay, match_id
 
 gnubg = pytest.importorskip("gnubg", reason="the gnubg package (x86-64 wheels only) is the oracle for these tests")
 
-from referee import gnubg_link  # noqa: E402
-from test_mat_corpus import MATCHES, corpus, needs_matches  # noqa: E402
+from test_mat_corpus import corpus, needs_matches
+
+from referee import gnubg_link
 
 PLAYER = {"X": 0, "O": 1}  # gnubg.match() names the first-listed player X
 

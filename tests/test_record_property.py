@@ -14,14 +14,33 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.game import Phase, Rules
 from engine.game import Game as GameState
+from engine.game import Phase, Rules
 from engine.mat import read_mat, write_mat
 from engine.plays import legal_plays
 from engine.record import (
-    Action, Beaver, Double, Drop, Game, Match, Move, Raccoon, Resign, Result, Roll, Take, other,
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Game,
+    Match,
+    Move,
+    Raccoon,
+    Resign,
+    Result,
+    Roll,
+    Take,
+    other,
 )
-from engine.replay import GameReplay, advance, finish_game, read_play, replay, start_match
+from engine.replay import (
+    GameReplay,
+    advance,
+    finish_game,
+    read_play,
+    replay,
+    start_match,
+)
 from engine.sgf import read_sgf, write_sgf
 
 DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]

@@ -8,11 +8,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from test_record_property import random_match
 
 from engine.mat import read_mat
 from engine.record import Move, Resign, Roll
 from engine.sgf import SgfError, parse_trees, read_sgf, write_sgf
-from test_record_property import random_match
 
 RECORDS = Path(__file__).parent / "data" / "records"
 
