@@ -485,3 +485,34 @@ def test_the_port_in_use_is_said_plainly(web: WebServer, tmp_path: Path) -> None
     with pytest.raises(OSError, match=f"cannot serve the web page on 127.0.0.1:{web.port}"):
         other.start()
     other.service.close()
+
+
+def test_the_cube_buttons_answer_a_double(web: WebServer) -> None:
+    feed(web, 65)  # Bob doubles to 2
+    state = call(web, "/api/state")[1]
+    assert state["actions"] == {"accept": False, "correct": False, "take": True, "drop": True}
+    assert state["cube"]["offered"] == 2 and "Ann to take or drop" in state["status"]["waiting"]
+    assert call(web, "/api/press", {"button": "drop"}, pin=PIN)[0] == 200
+    state = call(web, "/api/state")[1]
+    assert state["match"]["score"] == [0, 1] and state["moves"][0]["result"]["winner"] == 1
+
+
+def test_crawford_is_shown() -> None:
+    from engine.game import Match, new_game
+    from referee.core import Referee
+    from referee.web.view import match_dict
+
+    rules = Rules(match_length=3)
+    ref = Referee(settings(), Match(rules, score=(2, 0), game=new_game(rules, crawford=True)))
+    assert match_dict(ref)["crawford"] is True and match_dict(ref)["post_crawford"] is False
+
+
+def test_the_sgf_download_reads_back(web: WebServer) -> None:
+    pytest.importorskip("engine.sgf")
+    from engine.sgf import read_sgf
+
+    feed(web, 60)
+    status, text = call(web, "/api/download/match.sgf")
+    assert status == 200
+    record = read_sgf(text.decode())
+    assert record.players == ("Ann", "Bob") and len(record.games[0].moves()) == len(web.service.record().games[0].moves())
