@@ -40,6 +40,8 @@ class ReaderConfig:
     white_margin: float = 6.0  # mm around dice and cube where checker profiles are not scored
     white_close: float = 4.0  # mm: closing that bridges pips and numerals
     white_open: float = 4.5  # mm: opening that removes thin copper highlights
+    die_face_keep: float = 0.95  # fraction of the nominal die edge cropped (pips sit close to the edges)
+    die_crop_px: int = 48  # a die's top face is resampled to this square for counting pips
     blob_min_side: float = 8.0  # mm: smaller light blobs are highlights (a cube may be partly hidden)
     die_min_side: float = 14.0  # mm (two touching copper rims make thinner bright slivers)
     die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)

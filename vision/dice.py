@@ -40,6 +40,7 @@ class DiceConfig:
     pip_spacing: float = 0.2  # two pips are at least this far apart (fraction of the side)
     pip_min_contrast: float = 14.0  # smoothed Lab distance of a pip from the face
     pip_rel_height: float = 0.45  # a pip peak is at least this fraction of the strongest
+    pip_min_gap: float = 0.15  # pips must stand out from the next peak by this fraction of the strongest
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,15 +212,16 @@ def count_pips(cfg: DiceConfig, face: Image) -> tuple[int | None, float, float]:
     light = float(face_colour[0])
     if len(xs) == 0:
         return None, 0.0, light
-    heights = smooth[ys, xs]
-    strong = heights >= cfg.pip_rel_height * float(heights.max())
-    count = int(strong.sum())
-    if not 1 <= count <= 6:
+    heights = np.sort(smooth[ys, xs])[::-1].astype(np.float64)
+    top = float(heights[0])
+    padded = np.concatenate([heights, np.zeros(7)])
+    # the count is where the sorted peak heights drop most: pips are alike, noise is lower
+    gaps = [(padded[c - 1] - padded[c]) / top if padded[c - 1] >= cfg.pip_rel_height * top else -1.0 for c in range(1, 7)]
+    count = 1 + int(np.argmax(gaps))
+    gap = gaps[count - 1]
+    if gap < cfg.pip_min_gap:
         return None, 0.0, light
-    weak = heights[~strong]
-    gap = float(heights[strong].min()) - (float(weak.max()) if weak.size else 0.0)
-    confidence = float(np.clip(gap / max(float(heights.max()), 1.0), 0.0, 1.0))
-    return count, confidence, light
+    return count, float(np.clip(gap, 0.0, 1.0)), light
 
 
 def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:

@@ -275,14 +275,23 @@ def _top_face(cfg: ReaderConfig, canon: Image, lab: Image, blob: WhiteBlob) -> t
     return (cx, cy), (bw, bh), ang
 
 
+def _face_size(cfg: ReaderConfig, size_px: tuple[float, float], flat: bool) -> tuple[float, float]:
+    """The crop of a die's top face: the nominal edge (blob outlines shrink where pips meet the edge)."""
+    keep = cfg.die_face_keep
+    edge = cfg.geometry.die_edge * cfg.px_per_mm
+    if flat:
+        return (edge * keep, edge * keep)
+    w, h = size_px  # a cocked die's top face is foreshortened along one side
+    return (min(w, edge) * keep, min(h, edge) * keep)
+
+
 def read_die(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: Image, blob: WhiteBlob) -> dict[str, Any]:
     flat = blob.size[1] / max(blob.size[0], 1e-3) <= cfg.flat_max_aspect
     if flat:
         (cx, cy), (w, h), ang = cv2.minAreaRect(blob.contour)
     else:
         (cx, cy), (w, h), ang = _top_face(cfg, canon, lab, blob)
-    inset = cfg.dice.face_inset
-    crop = _crop(canon, (cx, cy), (w * (1 - 2 * inset), h * (1 - 2 * inset)), ang, 48)
+    crop = _crop(canon, (cx, cy), _face_size(cfg, (w, h), flat), ang, cfg.die_crop_px)
     value, conf, _ = count_pips(cfg.dice, crop)
     return {
         "value": value,
