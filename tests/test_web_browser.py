@@ -252,8 +252,10 @@ def test_a_new_match_from_the_page(page: Any, web: WebServer) -> None:
     open_page(page, web)
     page.get(web.url + "#match")
     form = page.find_element(By.ID, "new-match")
-    form.find_element(By.NAME, "dark").send_keys("Cleo")
-    form.find_element(By.NAME, "light").send_keys("Dan")
+    assert form.find_element(By.NAME, "dark").get_attribute("value") == "Ann"  # the current players to start with
+    for name, value in (("dark", "Cleo"), ("light", "Dan")):
+        form.find_element(By.NAME, name).clear()
+        form.find_element(By.NAME, name).send_keys(value)
     length = form.find_element(By.NAME, "match_length")
     length.clear()
     length.send_keys("7")

@@ -26,6 +26,7 @@ from vision.config import ReaderConfig
 from vision.dice import count_pips, fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import BoardGeometry, half_of, side_of
+from vision.numerals import numeral_mask
 from vision.profiles import ColourClass, frame_band, lab8_image, sample_mask, sample_profiles
 
 Image = NDArray[np.uint8]
@@ -313,16 +314,11 @@ def _crop(canon: Image, centre: tuple[float, float], size: tuple[float, float], 
 
 
 @lru_cache(maxsize=4)
-def cube_templates(size: int) -> tuple[tuple[int, NDArray[np.float32]], ...]:
-    """Ink masks of the cube's numerals (upright, 4 rotations each)."""
+def cube_templates(size: int, thickness: int) -> tuple[tuple[int, NDArray[np.float32]], ...]:
+    """Ink masks of the cube's numerals (upright and turned by quarter turns)."""
     out = []
     for face in CUBE_FACES:
-        text = str(face)
-        tile = np.zeros((size, size), np.uint8)
-        scale = size / 48 * (1.0 if len(text) == 1 else 0.8)
-        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 1)
-        cv2.putText(tile, text, ((size - tw) // 2, (size + th) // 2), cv2.FONT_HERSHEY_DUPLEX, scale, 255, max(1, size // 40), cv2.LINE_AA)
-        t = cv2.GaussianBlur(tile.astype(np.float32) / 255.0, (3, 3), 0)
+        t = cv2.GaussianBlur(numeral_mask(str(face), size, thickness), (3, 3), 0)
         for r in range(4):
             out.append((face, np.ascontiguousarray(np.rot90(t, r))))
     return tuple(out)
@@ -349,14 +345,16 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, blob: WhiteBlob
     ppm = cfg.px_per_mm
     cx, cy = _cube_centre(cfg, bright, blob)
     side = cfg.geometry.cube_edge * ppm * cfg.cube_crop
-    size = int(round(cfg.geometry.cube_edge * ppm * 2))
+    size = int(round(cfg.geometry.cube_edge * ppm))
+    margin = int(round(size * cfg.cube_search))
+    templates = cube_templates(size, max(1, int(round(ppm))))
     best, best_face = -1.0, None
     for angle in cfg.cube_angles:
-        crop = _crop(canon, (cx, cy), (side, side), angle, size + 8)
+        crop = _crop(canon, (cx, cy), (side * (size + 2 * margin) / size, side * (size + 2 * margin) / size), angle, size + 2 * margin)
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
         paper = float(np.percentile(grey, 90))
         ink = np.clip((paper - grey) / max(paper * cfg.cube_ink_depth, 1.0), 0, 1).astype(np.float32)
-        for face, tmpl in cube_templates(size):
+        for face, tmpl in templates:
             score = float(cv2.matchTemplate(ink, tmpl, cv2.TM_CCOEFF_NORMED).max())
             if score > best:
                 best, best_face = score, face

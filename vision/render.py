@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.numerals import numeral_mask
 from vision.geometry import (
     START_POINTS,
     BoardGeometry,
@@ -338,13 +339,8 @@ def paint_cube(canvas: FloatImage, cube: CubeSpec, geo: BoardGeometry, ppm: floa
     m = cv2.GaussianBlur(m, (0, 0), 0.5 * ppm)
     _blend(canvas, np.full_like(canvas, CUBE_IVORY[0]) * np.array(CUBE_IVORY, np.float32) / CUBE_IVORY[0], np.clip(m * 1.4, 0, 1))
     face = 64 if cube.value == 1 else cube.value
-    text = str(face)
-    s = int(e * ppm * 2)
-    tile8 = np.zeros((s, s), np.uint8)
-    scale = s / 48 * (1.0 if len(text) == 1 else 0.8)
-    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 1)
-    cv2.putText(tile8, text, ((s - tw) // 2, (s + th) // 2), cv2.FONT_HERSHEY_DUPLEX, scale, 255, max(1, int(ppm)), cv2.LINE_AA)
-    tile = tile8.astype(np.float32) / 255.0
+    s = int(round(e * ppm))
+    tile = numeral_mask(str(face), s, max(1, int(round(ppm))))
     rot = cv2.getRotationMatrix2D((s / 2, s / 2), -cube.angle, 1.0)
     rot[0, 2] += cube.xy[0] * ppm - s / 2
     rot[1, 2] += cube.xy[1] * ppm - s / 2
