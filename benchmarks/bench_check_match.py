@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from engine.mat import read_mat, read_mat_replay, write_mat  # noqa: E402
-from engine.sgf import read_sgf, write_sgf  # noqa: E402
-from referee.cli_records import run_check  # noqa: E402
+from engine.mat import read_mat, read_mat_replay, write_mat
+from engine.sgf import read_sgf, write_sgf
+from referee.cli_records import run_check
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "matches"
 
@@ -78,8 +78,9 @@ def round_trips(paths: list[str]) -> tuple[int, int]:
 def gnubg_agrees(paths: list[str]) -> int:
     """How many matches GNU Backgammon reads from our .mat as the same games."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from referee import gnubg_link
     from test_mat_gnubg import ours, theirs
+
+    from referee import gnubg_link
 
     oracle = gnubg_link.require()
     same = 0
