@@ -436,7 +436,7 @@ class _Columns:
         if player == 0:
             self.flush()
             self.number += 1
-            self.pending = f"{self.number:3d}) " + (text if rolled else f"{text:<27s} ")
+            self.pending = f"{self.number:3d}) {text:<27s} "
             self.rolled = rolled
             return
         if self.pending is None:
@@ -456,7 +456,7 @@ class _Columns:
         the same line as a left cell still waiting for its right one."""
         text = f"Wins {points} point{'s' if points != 1 else ''}"
         if winner == 1 and self.pending is not None:
-            self.put(1, " " * 24 + text if self.rolled else " " + text)
+            self.put(1, text if self.rolled else " " + text)
             return
         self.flush()
         self.lines.append(" " * (6 if winner == 0 else 34) + text)
@@ -483,11 +483,11 @@ def _cell(step: Step) -> str | None:
     if isinstance(action, Move):
         return f"{action.dice[0]}{action.dice[1]}: {_hops(step)}"
     if isinstance(action, Roll):
-        # GNU Backgammon writes the bare roll; "????" (as eXtreme Gammon and
-        # Backgammon Studio do) keeps a roll that could not be played from
-        # reading back as a dance.
-        unplayable = not legal_plays(step.before.position, action.dice)
-        return f"{action.dice[0]}{action.dice[1]}: " + ("????" if unplayable else "")
+        # GNU Backgammon writes the bare roll, which its own importer takes
+        # for a dance or, when only one play is possible, for that play;
+        # "????" (as eXtreme Gammon and Backgammon Studio write) it reads as
+        # dice set before a resignation, and so do we.
+        return f"{action.dice[0]}{action.dice[1]}: ????"
     if isinstance(action, Double):
         return f" Doubles => {action.cube}"
     if isinstance(action, Beaver):

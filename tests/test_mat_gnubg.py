@@ -125,7 +125,9 @@ _WINS = re.compile(r"Wins \d+ points?")
 
 def _layout(text: str) -> list[tuple]:
     """Each line after the match-length line: where each item starts, and the
-    text with each play's hops and each result's points masked (points are
+    text with each play's hops and each result's points masked, and our
+    ``????`` after a roll not played left out (gnubg writes the bare roll, which
+    its importer plays when only one play is possible) (points are
     compared by the import test; gnubg reads one Studio line, ``Wins 4016
     point`` with the cube on 4, as a backgammon resigned (12) where we read
     the least resignation that wins the match (4))."""
@@ -134,7 +136,7 @@ def _layout(text: str) -> list[tuple]:
     out = []
     for line in lines[start:]:
         columns = tuple(m.start() for m in _ITEM.finditer(line))
-        masked = _WINS.sub("Wins <n>", _HOPS.sub("<play>", line.rstrip()))
+        masked = _WINS.sub("Wins <n>", _HOPS.sub("<play>", line.rstrip().replace(" ????", "")))
         out.append((columns, " ".join(masked.split())))
     return out
 
