@@ -29,6 +29,7 @@ function el(tag, attrs = {}, ...children) {
 function viewer() { return Number($("viewer").value); }
 
 function render(state) {
+  if (current === null) prefillForm(state);
   if (current === null && !localStorage.getItem("bgref-teach")) $("teach-toggle").checked = state.mode === "teach";
   else if (current === null) $("teach-toggle").checked = localStorage.getItem("bgref-teach") === "on";
   current = state;
@@ -43,6 +44,13 @@ function render(state) {
   renderNotes(state.notes);
   renderMoves(state);
   if (document.activeElement !== $("mode")) $("mode").value = state.mode;
+}
+
+function prefillForm(state) {
+  const form = $("new-match");
+  if (!form.elements.dark.value) form.elements.dark.value = state.players[0];
+  if (!form.elements.light.value) form.elements.light.value = state.players[1];
+  form.elements.match_length.value = state.match.length;
 }
 
 function renderDevices(devices) {
