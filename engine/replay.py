@@ -370,3 +370,10 @@ def xgid(state: flow.Game, score: tuple[int, int]) -> Xgid:
         beavers=rules.beavers,
         max_cube=rules.max_cube,
     )
+
+
+def identifiers(state: flow.Game, score: tuple[int, int]) -> tuple[str, str, str]:
+    """Position ID, Match ID and XGID of a game state; ``score`` is the score
+    before the game.  The Position ID is seen from the player holding the dice
+    (as GNU Backgammon shows it, also while the opponent answers a double)."""
+    return state.position.id(), match_id(state, score).encode(), xgid(state, score).encode()

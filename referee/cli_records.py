@@ -18,7 +18,7 @@ from engine.game import Game as GameState
 from engine.mat import read_mat_replay, write_mat
 from engine.position import board_diagram
 from engine.record import Match, Move, RecordError
-from engine.replay import GameReplay, MatchReplay, match_id, xgid
+from engine.replay import GameReplay, MatchReplay, identifiers
 from engine.sgf import read_sgf_replay, write_sgf
 
 
@@ -193,13 +193,14 @@ def position_text(done: MatchReplay, game_number: int | None, move: int | None) 
     state, heading = _state_at(game, move, done.match)
     names = done.match.players
     mover = state.on_roll
+    _, match_text, xgid_text = identifiers(state, game.score)
     lines = [
         heading,
         board_diagram(state.position, "X", "O"),
         f" X = {names[mover]}, O = {names[1 - mover]}; cube {state.cube}"
         + ("" if state.cube_owner is None else f" owned by {names[state.cube_owner]}"),
-        f" Match ID: {match_id(state, game.score).encode()}",
-        f" {xgid(state, game.score).encode()}",
+        f" Match ID: {match_text}",
+        f" {xgid_text}",
     ]
     return "\n".join(lines)
 

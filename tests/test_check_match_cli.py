@@ -105,6 +105,14 @@ def test_convert_between_mat_and_sgf_keeps_the_record(capsys, tmp_path):
     assert code == 1 and err.startswith("bgref convert: ")
 
 
+def test_check_match_reads_sgf_as_it_reads_mat(capsys, tmp_path):
+    sgf = tmp_path / "studio.sgf"
+    assert run(capsys, "convert", STUDIO, str(sgf))[0] == 0
+    code, out, _ = run(capsys, "check-match", "--json", STUDIO, str(sgf))
+    from_mat, from_sgf = reports(out)
+    assert code == 0 and from_mat["games"] == from_sgf["games"] and from_sgf["file"] == str(sgf)
+
+
 def test_show_prints_board_and_ids_of_the_position_before_a_move(capsys):
     _, out, _ = run(capsys, "check-match", "--json", STUDIO)
     play = reports(out)[0]["games"][1]["plays"][4]  # game 2, move 5: DrVirus 64: 24/14
