@@ -19,10 +19,20 @@ Reading replays every play (:mod:`engine.replay`): plays are stored in GNU
 Backgammon's canonical notation, illegal ones as written.  Errors
 (:class:`MatError`) name the file, line, game and move.
 
+Some programs write only the points a winner needed for the match (``Wins 2
+point and the match`` with the cube on 4); such a line is accepted when the
+rules' result also wins the match, and the record keeps the rules' points.  A
+match may start mid-way: the first game's score is taken as given.
+
 The writer follows GNU Backgammon's ``ExportGameJF`` layout: ``%3d) %-27s``
-for the left column, game header `` %-31s%s : %d``, one hop per die in the
-mover's numbering with bar ``25`` and off ``0``, ``*`` on hits.  Comments on
-single actions have no place in the format and are not written.
+for the left column (padding kept: gnubg's importer needs it after
+``Takes``), game header `` %-31s%s : %d``, one hop per die in the mover's
+numbering with bar ``25`` and off ``0``, ``*`` on hits, ``Wins`` in the
+winner's column.  Where gnubg has no form we write what other programs do:
+``31: ????`` for a roll at which the player resigned, ``Beavers => 4`` and
+``Raccoons => 8`` (gnubg's importer reads these as doubles), an illegal play
+as it was made (gnubg's importer cannot follow it; SGF keeps it).  Comments
+on single actions have no place in the format and are not written.
 """
 
 from __future__ import annotations
