@@ -516,3 +516,30 @@ def test_the_sgf_download_reads_back(web: WebServer) -> None:
     assert status == 200
     record = read_sgf(text.decode())
     assert record.players == ("Ann", "Bob") and len(record.games[0].moves()) == len(web.service.record().games[0].moves())
+
+
+def test_a_new_match_that_cannot_start_keeps_the_old_one(tmp_path: Path) -> None:
+    def no_room(settings: Settings) -> Path:
+        raise OSError(28, "No space left on device")
+
+    service = RefereeService(settings(), tmp_path / "m", None)
+    web = WebServer(service, "127.0.0.1", 0, PIN, analysis=False, new_folder=no_room)
+    web.start()
+    try:
+        status, body = call(web, "/api/match", {"players": ["Cleo", "Dan"]}, pin=PIN)
+        assert status == 500 and body == {"error": "a new match cannot be started: No space left on device"}
+        assert web.service is service
+        feed(web, 5)
+        assert service.ref.match.game.dice is not None  # the old match goes on
+    finally:
+        web.stop()
+        service.close()
+
+
+def test_a_reading_that_changes_nothing_sends_nothing(web: WebServer) -> None:
+    feed(web, 1)
+    version = web.live.snapshot()["version"]
+    feed(web, 1)  # the same start position again
+    assert web.live.snapshot()["version"] == version
+    feed(web, 3, start=1)
+    assert web.live.snapshot()["version"] > version

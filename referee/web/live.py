@@ -87,10 +87,13 @@ class LiveState:
     # --- snapshots ----------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Build a new snapshot and publish it."""
+        """Build a new snapshot and publish it, unless nothing on the page changed."""
         with self.lock:
+            built = self._build()
+            if built == {**self._snapshot, "version": 0}:
+                return
             self.version += 1
-            self._snapshot = self._build()
+            self._snapshot = {**built, "version": self.version}
             snapshot = self._snapshot
         self.publish(snapshot)
 
@@ -103,7 +106,7 @@ class LiveState:
         hints = view.hints_allowed(ref)
         players = ref.settings.players
         return {
-            "version": self.version,
+            "version": 0,
             "players": list(players),
             "mode": ref.settings.mode.value,
             "match": view.match_dict(ref),

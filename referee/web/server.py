@@ -136,12 +136,15 @@ class WebServer:
             return outcome
 
     def new_match(self, settings: Settings) -> RefereeService:
-        """Finish the match in play (its files written) and start another in a new folder."""
+        """Start another match in a new folder; the match in play is written and closed."""
         with self.lock:
             old = self.service
+            try:
+                service = RefereeService(settings, self.new_folder(settings), old.signals)
+            except OSError as exc:
+                raise WebError(f"a new match cannot be started: {exc.strerror or exc}", 500) from None
             old.write_records()
             old.close()
-            service = RefereeService(settings, self.new_folder(settings), old.signals)
             self.live.follow(service)
             for listener in self.on_new_service:
                 listener(service)
