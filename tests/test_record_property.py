@@ -37,7 +37,6 @@ from engine.replay import (
     GameReplay,
     advance,
     finish_game,
-    read_play,
     replay,
     start_match,
 )
@@ -146,8 +145,7 @@ def _play_text(rng: random.Random, state: GameState, player: int, dice: tuple[in
         wrong = legal_plays(position, other_dice)
         if wrong:
             text = str(rng.choice(wrong))
-            _, _, reasons = read_play(position, dice, text)
-            if reasons:
+            if advance(state, Move(player, dice, text), 1).reasons:
                 return text
     return str(rng.choice(plays)) if plays else ""
 

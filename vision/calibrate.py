@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -50,6 +51,7 @@ class Calibration:
     leather: tuple[ColourClass, ...]  # per canonical point column (24, dark's numbering)
     frame_reference: tuple[float, float, float]  # median BGR of the frame band
     wood_lightness: float
+    background: NDArray[np.float32] | None = None  # (24, samples, 3): each point's profile when empty
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +65,7 @@ class Calibration:
             "leather": [c.to_json() for c in self.leather],
             "frame_reference": list(self.frame_reference),
             "wood_lightness": self.wood_lightness,
+            "background": None if self.background is None else np.round(self.background, 1).tolist(),
         }
 
     @classmethod
@@ -80,6 +83,7 @@ class Calibration:
                 leather=tuple(ColourClass.from_json(v) for v in data["leather"]),
                 frame_reference=tuple(float(v) for v in data["frame_reference"]),  # type: ignore[arg-type]
                 wood_lightness=float(data["wood_lightness"]),
+                background=None if data.get("background") is None else np.array(data["background"], np.float32),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, CalibrationError):
@@ -177,7 +181,8 @@ def _mean_colour(lab: NDArray[np.float32], ppm: float, centres: list[tuple[float
 # ----------------------------------------------------------------------------- colour classes
 
 
-def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layout) -> tuple[dict[str, ColourClass], tuple[ColourClass, ...]]:
+def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layout) -> tuple[dict[str, ColourClass], tuple[ColourClass, ...], NDArray[np.float32]]:
+    """Colour classes, each point's leather, and each empty point's colour profile (its local shading)."""
     geo, ppm, rcfg = cfg.reader.geometry, cfg.reader.px_per_mm, cfg.reader
     r = geo.checker_diameter / 2
     dark, light, _ = _start_slots(geo, layout)
@@ -196,15 +201,15 @@ def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layo
     classes["bar"] = ColourClass.fit(np.concatenate([profiles.bar_dark, profiles.bar_light]), rcfg.min_std)
     cube = _disc_pixels(lab, ppm, [geo.centre], 0.0, geo.cube_edge * 0.4)
     classes["white"] = ColourClass.fit(cube[cube[:, 0] >= np.percentile(cube[:, 0], 40)], rcfg.min_std)
-    leather = []
+    leather, background = [], []
     for i in range(24):
-        if START_POINTS[i] == 0:
-            leather.append(ColourClass.fit(leather_px[i], rcfg.min_std))
-        else:  # hidden under checkers: take the nearest empty point of the same colour (every other point)
-            same = [j for j in empty if (j - i) % 2 == 0 and (j < 12) == (i < 12)]
+        j = i
+        if START_POINTS[i] != 0:  # hidden under checkers: the nearest empty point of the same colour (every other point)
+            same = [k for k in empty if (k - i) % 2 == 0 and (k < 12) == (i < 12)]
             j = min(same, key=lambda k: abs(k - i))
-            leather.append(ColourClass.fit(leather_px[j], rcfg.min_std))
-    return classes, tuple(leather)
+        leather.append(ColourClass.fit(leather_px[j], rcfg.min_std))
+        background.append(profiles.points[j])
+    return classes, tuple(leather), np.array(background, np.float32)
 
 
 # ----------------------------------------------------------------------------- calibrate
@@ -229,13 +234,16 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
         hom = refine_homography(cfg.finder, image, lens, hom, geo)
     maps = canonical_maps(lens, hom, geo, rcfg.px_per_mm)
     canon = to_canonical(image, maps)
+    raw = np.median(frame_band(rcfg, canon), axis=0).astype(np.float64)
+    gain = rcfg.wood_level / max(float(raw.max()), 1.0)  # every set is read at one standard brightness
+    canon = cv2.convertScaleAbs(canon, alpha=gain)
     lab = lab_image(canon)
     layout = learn_layout(cfg, lab)
-    classes, leather = learn_classes(cfg, lab, layout)
+    classes, leather, background = learn_classes(cfg, lab, layout)
     band = frame_band(rcfg, canon)
     ref = tuple(float(v) for v in np.median(band, axis=0))
     wood_l = float(np.median(lab_image(band.reshape(-1, 1, 3))[..., 0]))
-    cal = Calibration((w, h), lens, hom, layout, classes, leather, ref, wood_l)  # type: ignore[arg-type]
+    cal = Calibration((w, h), lens, hom, layout, classes, leather, ref, wood_l, background)  # type: ignore[arg-type]
     reading = read_board(rcfg, cal, image, maps=maps)
     if reading["points"] != list(START_POINTS) or reading["bar"] != {"dark": 0, "light": 0}:
         raise StartPositionNotFoundError(f"the board does not read as the start position: points {reading['points']!r}")

@@ -20,13 +20,14 @@ class ReaderConfig:
     profile_step: float = 1.0  # mm between samples
     strip_half_width: float = 1.5  # mm either side of each sampled line
     lateral_lines: tuple[float, ...] = (0.0, -8.0, 8.0)  # mm off a point's centre line, sampled along it
-    max_shift: int = 5  # mm a stack may sit off its nominal place along the point
+    base_skip: float = 4.0  # mm at a point's base that are not scored (shade of the frame)
+    max_shift: int = 4  # mm a stack may sit off its nominal place along the point
     rim_inner: float = 0.70  # inner radius of a checker's copper rim / its radius
     min_std: tuple[float, float, float] = (14.0, 4.0, 4.0)  # floor of a colour class's spread (Lab)
     loglik_floor: float = -14.0  # a sample explains nothing worse than this
     unexplained_loglik: float = -9.0  # below this for every class a sample is "foreign"
     occluded_fraction: float = 0.25  # a point with more foreign samples is occluded
-    min_mean_fit: float = -4.0  # a point explained this badly (mean log-likelihood) by its best reading is covered
+    min_mean_fit: float = -6.0  # a point explained this badly (mean log-likelihood) by its best reading is covered
     bar_profile_start: float = 13.0  # mm from the board's centre (leaves room for the cube)
     bar_max: int = 4  # checkers a player can have visible on the bar
     # dice and cube: light, nearly grey blobs
@@ -35,9 +36,10 @@ class ReaderConfig:
     cube_min_loglik: float = -4.5  # a pixel this likely under the cube's learned colour is cube
     ivory_lightness_share: float = 0.5  # the cube's ivory may be this much less light than a die
     ivory_chroma_share: float = 2.0  # and this much more coloured (L1 chroma vs the die's Euclidean limit)
+    wood_level: float = 110.0  # the frame's brightest channel is scaled to this before anything is learned or read
     min_gain: float = 0.25  # per-channel light normalisation limits
     max_gain: float = 4.0
-    white_margin: float = 6.0  # mm around dice and cube where checker profiles are not scored
+    white_margin: float = 9.0  # mm around dice and cube where checker profiles are not scored
     white_close: float = 4.0  # mm: closing that bridges pips and numerals
     white_open: float = 4.5  # mm: opening that removes thin copper highlights
     die_face_keep: float = 0.95  # fraction of the nominal die edge cropped (pips sit close to the edges)
@@ -54,6 +56,7 @@ class ReaderConfig:
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
     flat_max_aspect: float = 1.22  # a cocked die's footprint is longer
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
+    checker_cost: float = 4.0  # log-likelihood a checker's evidence must exceed (shadows and dice edges are not checkers)
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain
 
 

@@ -155,12 +155,21 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     fl = cfg.loglik_floor
     cop, dark, light, field = (cal.classes[k].loglik(profiles, fl) for k in ("copper", "dark", "light", "field"))
     lea = _leather_loglik(cal, profiles, fl)
+    if cal.background is not None and cal.background.shape == profiles.shape:
+        # the empty point as seen at calibration, shading and all
+        z = (profiles - cal.background) / np.asarray(cfg.min_std, np.float32)
+        bg = np.maximum(-0.5 * (z * z).sum(axis=-1), fl)
+        lea, field = np.maximum(lea, bg), np.maximum(field, bg)
     ll = np.stack([np.stack([cop, dark, lea, field], axis=1), np.stack([cop, light, lea, field], axis=1)], axis=1)
+    s1 = np.arange(0.0, cfg.profile_length, cfg.profile_step)
+    near_frame = np.tile(s1 < cfg.base_skip, len(cfg.lateral_lines))  # the frame's bevel shades the first millimetres
+    ignore = ignore | near_frame[None, :]
     ll *= ~ignore[:, None, None, :]  # a die or the cube on a point says nothing about its checkers
     seen = np.maximum((~ignore).sum(axis=1), 1)
     foreign = ((np.max(np.stack([cop, dark, light, field, lea]), axis=0) < cfg.unexplained_loglik) & ~ignore).sum(axis=1) / seen
     table = point_label_table(cfg)
     full = _score(ll, table, keep_shifts=True)  # (24, 2 colours, 16, shifts)
+    full -= cfg.checker_cost * np.arange(16, dtype=np.float32)[None, None, :, None]  # evidence must pay for each checker
     scores = full.max(axis=-1)
     lines = len(cfg.lateral_lines)
     out = []
