@@ -87,80 +87,86 @@ async def json_body(request: Request) -> dict[str, Any]:
 
 def build_app(web: WebServer) -> Starlette:
     """The application serving ``web``'s page."""
+    from .camera_api import CameraApi
 
-    def guarded(request: Request) -> None:
-        client = request.client.host if request.client else "?"
-        web.guard.check(request.headers.get("x-pin"), client)
-
-    async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
-
-    async def state(request: Request) -> Response:
-        return JSONResponse(web.live.snapshot(), headers={"Cache-Control": "no-store"})
-
-    async def events(request: Request) -> Response:
-        queue = web.hub.subscribe()
-        return StreamingResponse(
-            _stream(web, queue),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
-
-    async def unlock(request: Request) -> Response:
-        await json_body(request)
-        guarded(request)
-        return JSONResponse({"ok": True})
-
-    async def press(request: Request) -> Response:
-        body = await json_body(request)
-        button = body.get("button")
-        if button not in BUTTONS:
-            raise WebError(f"button must be one of {', '.join(BUTTONS)}")
-        guarded(request)
-        outcome = await run_in_threadpool(web.handle, Press(button))
-        return JSONResponse({"ok": True, "notes": [{"text": n.text, "level": n.level} for n in outcome.notes]})
-
-    async def mode(request: Request) -> Response:
-        body = await json_body(request)
-        value = body.get("mode")
-        if value not in [m.value for m in Mode]:
-            raise WebError(f"mode must be one of {', '.join(m.value for m in Mode)}")
-        guarded(request)
-        await run_in_threadpool(web.set_mode, Mode(value))
-        return JSONResponse({"ok": True, "mode": value})
-
-    async def new_match(request: Request) -> Response:
-        body = await json_body(request)
-        try:
-            settings = settings_from_form(body, web.service.settings)
-        except ValueError as exc:
-            raise WebError(str(exc)) from None
-        guarded(request)
-        service = await run_in_threadpool(web.new_match, settings)
-        return JSONResponse({"ok": True, "folder": service.folder.name})
-
-    async def download(request: Request) -> Response:
-        name = request.path_params["name"]
-        path = await run_in_threadpool(web.download, name)
-        media = "application/x-sgf" if name.endswith(".sgf") else "text/plain"
-        return FileResponse(path, media_type=f"{media}; charset=utf-8", filename=name, headers={"Cache-Control": "no-store"})
-
-    from .camera_routes import camera_routes
-
+    api, camera = Api(web), CameraApi(web)
     routes = [
-        Route("/", index),
-        Route("/api/state", state),
-        Route("/api/events", events),
-        Route("/api/unlock", unlock, methods=["POST"]),
-        Route("/api/press", press, methods=["POST"]),
-        Route("/api/mode", mode, methods=["POST"]),
-        Route("/api/match", new_match, methods=["POST"]),
-        Route("/api/download/{name}", download),
-        *camera_routes(web, guarded),
+        Route("/", api.index),
+        Route("/api/state", api.state),
+        Route("/api/events", api.events),
+        Route("/api/unlock", api.unlock, methods=["POST"]),
+        Route("/api/press", api.press, methods=["POST"]),
+        Route("/api/mode", api.mode, methods=["POST"]),
+        Route("/api/match", api.new_match, methods=["POST"]),
+        Route("/api/download/{name}", api.download),
+        Route("/api/calibration", camera.view),
+        Route("/api/calibration", camera.calibrate, methods=["POST"]),
+        Route("/api/camera.jpg", camera.picture),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {WebError: _web_error, PinError: _web_error, HTTPException: _http_error, Exception: _crash}
     return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], exception_handlers=handlers)
+
+
+def guarded(web: WebServer, request: Request) -> None:
+    """Raise PinError unless the request carries the right PIN."""
+    client = request.client.host if request.client else "?"
+    web.guard.check(request.headers.get("x-pin"), client)
+
+
+class Api:
+    """The page, its state, its live stream and the changes to the match."""
+
+    def __init__(self, web: WebServer) -> None:
+        self.web = web
+
+    async def index(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def state(self, request: Request) -> Response:
+        return JSONResponse(self.web.live.snapshot(), headers={"Cache-Control": "no-store"})
+
+    async def events(self, request: Request) -> Response:
+        queue = self.web.hub.subscribe()
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(_stream(self.web, queue), media_type="text/event-stream", headers=headers)
+
+    async def unlock(self, request: Request) -> Response:
+        await json_body(request)
+        guarded(self.web, request)
+        return JSONResponse({"ok": True})
+
+    async def press(self, request: Request) -> Response:
+        button = (await json_body(request)).get("button")
+        if button not in BUTTONS:
+            raise WebError(f"button must be one of {', '.join(BUTTONS)}")
+        guarded(self.web, request)
+        outcome = await run_in_threadpool(self.web.handle, Press(button))
+        return JSONResponse({"ok": True, "notes": [{"text": n.text, "level": n.level} for n in outcome.notes]})
+
+    async def mode(self, request: Request) -> Response:
+        value = (await json_body(request)).get("mode")
+        if value not in [m.value for m in Mode]:
+            raise WebError(f"mode must be one of {', '.join(m.value for m in Mode)}")
+        guarded(self.web, request)
+        await run_in_threadpool(self.web.set_mode, Mode(value))
+        return JSONResponse({"ok": True, "mode": value})
+
+    async def new_match(self, request: Request) -> Response:
+        body = await json_body(request)
+        try:
+            settings = settings_from_form(body, self.web.service.settings)
+        except ValueError as exc:
+            raise WebError(str(exc)) from None
+        guarded(self.web, request)
+        service = await run_in_threadpool(self.web.new_match, settings)
+        return JSONResponse({"ok": True, "folder": service.folder.name})
+
+    async def download(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        path = await run_in_threadpool(self.web.download, name)
+        media = "application/x-sgf" if name.endswith(".sgf") else "text/plain"
+        return FileResponse(path, media_type=f"{media}; charset=utf-8", filename=name, headers={"Cache-Control": "no-store"})
 
 
 async def _stream(web: WebServer, queue: asyncio.Queue[dict[str, Any] | None]) -> AsyncIterator[str]:

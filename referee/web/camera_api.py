@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from .server import WebError
 
@@ -16,48 +14,42 @@ if TYPE_CHECKING:
     from .server import WebServer
 
 
-def camera_routes(web: WebServer, guarded: Callable[[Request], None]) -> list[Route]:
-    """Routes of ``/api/calibration`` and ``/api/camera.jpg``."""
+class CameraApi:
+    """``/api/calibration`` (GET: what to draw; POST: calibrate) and ``/api/camera.jpg``."""
 
-    def port() -> Any:
-        if web.camera is None:
+    def __init__(self, web: WebServer) -> None:
+        self.web = web
+
+    def _frame(self) -> Any:
+        if self.web.camera is None:
             raise WebError("no camera is connected to this referee", 503)
-        return web.camera
-
-    def frame() -> Any:
-        image = port().latest_frame()
+        image = self.web.camera.latest_frame()
         if image is None:
             raise WebError("the camera gives no picture yet", 503)
         return image
 
-    async def view(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(describe, web), headers={"Cache-Control": "no-store"})
+    async def view(self, request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(describe, self.web), headers={"Cache-Control": "no-store"})
 
-    async def picture(request: Request) -> Response:
+    async def picture(self, request: Request) -> Response:
         from .calibration import jpeg
 
-        data = await run_in_threadpool(jpeg, frame())
+        data = await run_in_threadpool(jpeg, self._frame())
         return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
-    async def calibrate(request: Request) -> Response:
-        from .app import json_body
+    async def calibrate(self, request: Request) -> Response:
+        from .app import guarded, json_body
         from .calibration import parse_corners
 
         body = await json_body(request)
-        image = frame()
+        image = self._frame()
         try:
             corners = parse_corners(body.get("corners"), (image.shape[1], image.shape[0]))
         except ValueError as exc:
             raise WebError(str(exc)) from None
-        guarded(request)
-        await run_in_threadpool(_calibrate, web, image, corners)
-        return JSONResponse({"ok": True, **await run_in_threadpool(describe, web)})
-
-    return [
-        Route("/api/calibration", view),
-        Route("/api/calibration", calibrate, methods=["POST"]),
-        Route("/api/camera.jpg", picture),
-    ]
+        guarded(self.web, request)
+        await run_in_threadpool(_calibrate, self.web, image, corners)
+        return JSONResponse({"ok": True, **await run_in_threadpool(describe, self.web)})
 
 
 def describe(web: WebServer) -> dict[str, Any]:
