@@ -21,8 +21,7 @@ from dataclasses import dataclass, replace
 
 from . import game as flow
 from .ids import GameState, MatchId, Xgid
-from .judge import judge
-from .plays import Play, PlayError, after_written, parse_play, play_for
+from .plays import Play, PlayError, after_written, parse_play
 from .position import Position, PositionError
 from .record import (
     Action,
@@ -118,31 +117,36 @@ class MatchReplay:
 # --- plays ---------------------------------------------------------------------
 
 
-def read_play(position: Position, dice: tuple[int, int], text: str) -> tuple[Play | None, Position, tuple[str, ...]]:
-    """The legal play ``text`` describes, or (for an illegal one) None, the
-    position it leads to and the reasons it is illegal.  Mover's view.
+def written_after(position: Position, text: str) -> Position:
+    """The position a written play leads to (mover's view), without the dice.
 
-    Every point a checker is written to land on (``20/18 18/14``, ``20/18*/14``)
-    hits a blot there; a combined hop (``24/14``) hits on the way only when the
-    rules leave no other way.  Raises :class:`PlayError` when the text cannot be
-    read or moves a checker that is not there.
+    Every point a checker is written to land on (``20/18 18/14``,
+    ``20/18*/14``) hits a blot there; a combined hop (``24/14``) hits nothing
+    on the way.  Raises :class:`PlayError` when the text cannot be read or
+    moves a checker that is not there.
     """
+    if not text.strip():
+        return position
     try:
-        written = after_written(position, text) if text.strip() else position
+        return after_written(position, text)
     except PositionError as exc:
         raise PlayError(f"{text!r} leads to an impossible position: {exc}") from None
-    play = play_for(position, dice, written)
-    if play is not None:
-        return play, play.after, ()
-    try:
-        play = parse_play(text, position, dice)
-        return play, play.after, ()
-    except PlayError:
-        pass
-    verdict = judge(position, dice, written)
+
+
+def _move_step(state: flow.Game, action: Move, move: int) -> Step:
+    """A move judged by the rules (once, in :func:`engine.game.apply`).  When
+    the written position is not a legal play's, the text may still name one
+    (a combined hop that must hit on the way): :func:`parse_play` decides."""
+    made = flow.apply(state, flow.Move(action.player, written_after(state.position, action.play), accept_illegal=True))
+    verdict = made.last_verdict
+    assert verdict is not None
     if verdict.legal:
-        return verdict.play, written, ()
-    return None, written, tuple(r.text for r in verdict.reasons)
+        return Step(action, move, state, made, verdict.play)
+    try:
+        play = parse_play(action.play, state.position, action.dice)
+    except PlayError:
+        return Step(action, move, state, made, None, tuple(r.text for r in verdict.reasons))
+    return Step(action, move, state, flow.apply(state, flow.Move(action.player, play.after)), play)
 
 
 # --- one game ------------------------------------------------------------------
@@ -163,9 +167,7 @@ def _advance(state: flow.Game, action: Action, move: int) -> Step:
         state = _rolled(state, action.player, action.dice)
         if isinstance(action, Roll):
             return Step(action, move, state, state)
-        play, after, reasons = read_play(state.position, action.dice, action.play)
-        made = flow.Move(action.player, after, accept_illegal=True)
-        return Step(action, move, state, flow.apply(state, made), play, reasons)
+        return _move_step(state, action, move)
     if isinstance(action, Resign):
         return Step(action, move, state, _resign(state, action))
     event = _cube_event(state, action)
