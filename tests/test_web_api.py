@@ -22,7 +22,7 @@ from engine.position import Position
 from referee.core import Mode, Seen, Settings, Stage
 from referee.demo import load_recording, web_address
 from referee.service import RefereeService
-from referee.web import FrameKeeper, WebServer, make_pin
+from referee.web import FrameKeeper, KeptSource, WebServer, make_pin
 from referee.web.analysis import Analyst, Context, analysis_dict, rank_plays
 from referee.web.guard import PinError, PinGuard, settings_from_form
 from referee.web.live import MoveList
@@ -543,3 +543,31 @@ def test_a_reading_that_changes_nothing_sends_nothing(web: WebServer) -> None:
     assert web.live.snapshot()["version"] == version
     feed(web, 3, start=1)
     assert web.live.snapshot()["version"] > version
+
+
+def test_frames_pass_through_the_keeper_to_the_referee() -> None:
+    import numpy as np
+
+    class Folder:
+        name = "two frames"
+
+        def __init__(self) -> None:
+            self.opened = self.closed = False
+
+        def open(self) -> None:
+            self.opened = True
+
+        def frames(self) -> Iterator[tuple[float, Any]]:
+            yield 0.0, np.zeros((4, 4, 3), np.uint8)
+            yield 0.1, np.ones((4, 4, 3), np.uint8)
+
+        def close(self) -> None:
+            self.closed = True
+
+    inner, keeper = Folder(), FrameKeeper()
+    source = KeptSource(inner, keeper)
+    source.open()
+    times = [t for t, _ in source.frames()]
+    source.close()
+    assert times == [0.0, 0.1] and inner.opened and inner.closed and source.name == "two frames"
+    assert keeper.latest_frame() is not None and keeper.latest_frame().max() == 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -71,6 +71,27 @@ class FrameKeeper:
             self._calibration = calibration
         if self.on_apply is not None:
             self.on_apply(calibration)
+
+
+class KeptSource:
+    """A frame source (``vision.camera.FrameSource``) that hands every frame to a
+    :class:`FrameKeeper` on its way to the referee, for the calibration view."""
+
+    def __init__(self, source: Any, keeper: FrameKeeper) -> None:
+        self.source = source
+        self.keeper = keeper
+        self.name = str(getattr(source, "name", "camera"))
+
+    def open(self) -> None:
+        self.source.open()
+
+    def frames(self) -> Iterator[tuple[float, Image]]:
+        for t, frame in self.source.frames():
+            self.keeper.offer(frame)
+            yield t, frame
+
+    def close(self) -> None:
+        self.source.close()
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
