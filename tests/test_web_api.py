@@ -28,6 +28,9 @@ from referee.web.guard import PinError, PinGuard, settings_from_form
 from referee.web.live import MoveList
 from referee.web.view import TurnStart, arrows, dark_spot, pip_counts
 
+pytest.importorskip("starlette", reason="the web page needs starlette (a runtime dependency of bgref)")
+pytest.importorskip("uvicorn", reason="the web page needs uvicorn (a runtime dependency of bgref)")
+
 PIN = "424242"
 _, ITEMS = load_recording(None)
 ILLEGAL_AT = 36  # items up to Bob's illegal 2-1 (moved 6 pips)

@@ -25,6 +25,8 @@ from referee.web import FrameKeeper, WebServer
 
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytest.importorskip("starlette", reason="the web page needs starlette (a runtime dependency of bgref)")
+pytest.importorskip("uvicorn", reason="the web page needs uvicorn (a runtime dependency of bgref)")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
 if not CHROMEDRIVER.exists() or CHROMIUM is None:
     pytest.skip("headless Chromium is not installed (apt-get install chromium chromium-driver)", allow_module_level=True)

@@ -208,9 +208,12 @@ class WebServer:
 
     def start(self) -> None:
         """Serve on a background thread; returns once the server listens (OSError if it cannot)."""
-        import uvicorn
+        try:
+            import uvicorn
 
-        from .app import build_app
+            from .app import build_app
+        except ImportError as exc:
+            raise OSError(f"the web page needs starlette and uvicorn ({exc.name} is not installed)") from None
 
         sock = socket.socket(socket.AF_INET6 if ":" in self.host else socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
