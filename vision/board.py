@@ -24,20 +24,29 @@ Points = NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
+class LeatherPrior:
+    """One way of telling leather from walnut by hue, saturation and brightness."""
+
+    orange_min_saturation: int
+    olive_min_saturation: int
+    split_by_brightness: bool  # Otsu on the brightness of orange-hued pixels (walnut is darker)
+
+
+@dataclass(frozen=True, slots=True)
 class BoardFinderConfig:
     """Thresholds of the board finder."""
 
     work_width: int = 640  # the image is searched at this width
     orange_hue: tuple[int, int] = (172, 16)  # OpenCV hue (0..180) wraps: >= first or <= second
-    orange_min_saturation: int = 175
+    priors: tuple[LeatherPrior, ...] = (LeatherPrior(175, 95, False), LeatherPrior(140, 70, True))
+    min_otsu_pixels: int = 500
     olive_hue: tuple[int, int] = (24, 50)
-    olive_min_saturation: int = 95
     min_value: int = 25  # HSV value: ignore near-black pixels
     orange_relative_value: float = 0.45  # fraction of the image's 99th-percentile brightness
     olive_relative_value: float = 0.25
     refine_ppm: float = 1.0  # canonical resolution for the ECC refinement
     refine_blur_mm: tuple[float, ...] = (10.0, 4.0, 1.5)
-    refine_iterations: int = 60
+    refine_iterations: int = 120
     refine_max_move_mm: float = 60.0
     min_k1_gain: float = 0.15  # a barrel coefficient must cut the outline misfit by this fraction
     open_frac: float = 0.006  # opening kernel, fraction of the work width (drops specks)
@@ -45,7 +54,7 @@ class BoardFinderConfig:
     min_area_frac: float = 0.03  # leather covers at least this much of the image
     max_k1: float = 0.25  # barrel coefficient search range (used when k1_steps > 1)
     k1_steps: int = 1  # 1 = no barrel search: the outline of the points is too coarse to measure it reliably
-    max_quad_residual: float = 0.03  # 75th percentile of the outline's distance to the fitted quad, fraction of its size
+    max_quad_residual: float = 0.06  # 75th percentile of the outline's distance to the fitted quad, fraction of its size
     min_aspect: float = 1.1  # long/short side of the board (nominal 480/340)
     max_aspect: float = 2.0
 
@@ -73,24 +82,28 @@ class Lens:
         return c + d * self.norm
 
 
-def leather_mask(cfg: BoardFinderConfig, small: Image) -> Image:
+def leather_mask(cfg: BoardFinderConfig, small: Image, prior: LeatherPrior | None = None) -> Image:
     """Pixels with the hue and saturation of burnt-orange or olive leather (a loose prior)."""
+    prior = prior or cfg.priors[0]
     hsv = cv2.cvtColor(cv2.medianBlur(small, 5), cv2.COLOR_BGR2HSV)
     h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     top = float(np.percentile(v, 99))
-    orange = ((h <= cfg.orange_hue[1]) | (h >= cfg.orange_hue[0])) & (s >= cfg.orange_min_saturation)
+    orange = ((h <= cfg.orange_hue[1]) | (h >= cfg.orange_hue[0])) & (s >= prior.orange_min_saturation)
     orange &= v >= cfg.orange_relative_value * top
-    olive = (h >= cfg.olive_hue[0]) & (h <= cfg.olive_hue[1]) & (s >= cfg.olive_min_saturation)
+    if prior.split_by_brightness and orange.sum() > cfg.min_otsu_pixels:
+        cut, _ = cv2.threshold(v[orange].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        orange &= v > cut
+    olive = (h >= cfg.olive_hue[0]) & (h <= cfg.olive_hue[1]) & (s >= prior.olive_min_saturation)
     olive &= v >= cfg.olive_relative_value * top
     return ((orange | olive) & (v >= cfg.min_value)).astype(np.uint8) * 255
 
 
-def surface_outline(cfg: BoardFinderConfig, image: Image) -> Points:
+def surface_outline(cfg: BoardFinderConfig, image: Image, prior: LeatherPrior | None = None) -> Points:
     """Convex outline (image pixels) of the leather points: the inner playing surface."""
     h, w = image.shape[:2]
     scale = cfg.work_width / w
     small = cv2.resize(image, (cfg.work_width, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    mask = leather_mask(cfg, small)
+    mask = leather_mask(cfg, small, prior)
     o = max(3, int(cfg.open_frac * cfg.work_width) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (o, o)))
     k = max(3, int(cfg.close_frac * cfg.work_width) | 1)
@@ -211,13 +224,28 @@ def inner_rectangle(geo: BoardGeometry) -> Points:
 
 
 def locate_board(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry) -> tuple[Lens, NDArray[np.float64]]:
-    """Lens and homography (undistorted image pixels -> canonical mm) of the board in ``image``."""
+    """Lens and homography (undistorted image pixels -> canonical mm) of the board in ``image``.
+
+    Each leather prior gives a fit; the one whose leather best matches the ideal points wins.
+    """
     h, w = image.shape[:2]
-    outline = surface_outline(cfg, image)
-    lens, quad = estimate_lens(cfg, outline, (w, h))
-    quad = order_corners(quad)
-    check_aspect(cfg, quad)
-    return lens, refine_homography(cfg, image, lens, homography_from_corners(quad, geo), geo)
+    best: tuple[float, Lens, NDArray[np.float64]] | None = None
+    error: BoardNotFoundError | None = None
+    for prior in cfg.priors:
+        try:
+            outline = surface_outline(cfg, image, prior)
+            lens, quad = estimate_lens(cfg, outline, (w, h))
+            quad = order_corners(quad)
+            check_aspect(cfg, quad)
+        except BoardNotFoundError as exc:
+            error = exc
+            continue
+        hom, score = refine_homography(cfg, image, lens, homography_from_corners(quad, geo), geo, prior)
+        if best is None or score > best[0]:
+            best = (score, lens, hom)
+    if best is None:
+        raise error or BoardNotFoundError("no board found")
+    return best[1], best[2]
 
 
 def points_template(geo: BoardGeometry, ppm: float) -> NDArray[np.float32]:
@@ -234,27 +262,32 @@ def points_template(geo: BoardGeometry, ppm: float) -> NDArray[np.float32]:
     return tmpl
 
 
-def refine_homography(cfg: BoardFinderConfig, image: Image, lens: Lens, hom: NDArray[np.float64], geo: BoardGeometry) -> NDArray[np.float64]:
-    """Align the leather seen on the canonical plane with the ideal triangles (ECC, homography)."""
+def refine_homography(cfg: BoardFinderConfig, image: Image, lens: Lens, hom: NDArray[np.float64], geo: BoardGeometry,
+                      prior: LeatherPrior | None = None) -> tuple[NDArray[np.float64], float]:
+    """Align the leather seen on the canonical plane with the ideal triangles (ECC, homography).
+
+    Returns the refined homography and the final correlation (-1 if nothing converged).
+    """
     ppm = cfg.refine_ppm
     maps = canonical_maps(lens, hom, geo, ppm)
-    seen = leather_mask(cfg, to_canonical(image, maps)).astype(np.float32) / 255.0
+    seen = leather_mask(cfg, to_canonical(image, maps), prior).astype(np.float32) / 255.0
     tmpl = points_template(geo, ppm)
     warp = np.eye(3, dtype=np.float32)
+    score = -1.0
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, cfg.refine_iterations, 1e-6)
     for blur in cfg.refine_blur_mm:  # coarse to fine: the coarse pass cannot lock onto a neighbouring point
         sigma = blur * ppm
         try:
-            _, warp = cv2.findTransformECC(cv2.GaussianBlur(tmpl, (0, 0), sigma), cv2.GaussianBlur(seen, (0, 0), sigma),
-                                           warp, cv2.MOTION_HOMOGRAPHY, criteria, None, 1)
+            score, warp = cv2.findTransformECC(cv2.GaussianBlur(tmpl, (0, 0), sigma), cv2.GaussianBlur(seen, (0, 0), sigma),
+                                               warp, cv2.MOTION_HOMOGRAPHY, criteria, None, 1)
         except cv2.error:
-            return hom  # did not converge: keep the outline's fit
+            continue  # this level did not converge: keep what the coarser levels found
     scale = np.diag([ppm, ppm, 1.0])
     step = np.linalg.inv(scale) @ np.linalg.inv(warp.astype(np.float64)) @ scale
     moved = np.abs(cv2.perspectiveTransform(inner_rectangle(geo).reshape(-1, 1, 2), step).reshape(-1, 2) - inner_rectangle(geo)).max()
     if moved > cfg.refine_max_move_mm:
-        return hom  # a jump this large is a wrong alignment, not a refinement
-    return step @ hom
+        return hom, -1.0  # a jump this large is a wrong alignment, not a refinement
+    return step @ hom, float(score)
 
 
 def outer_rectangle(geo: BoardGeometry) -> Points:

@@ -231,7 +231,7 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
     else:
         lens = Lens(0.0, (w / 2.0, h / 2.0), float(max(w, h)))
         hom = homography_from_corners(order_corners(corners), geo, outer=True)
-        hom = refine_homography(cfg.finder, image, lens, hom, geo)
+        hom, _ = refine_homography(cfg.finder, image, lens, hom, geo)
     maps = canonical_maps(lens, hom, geo, rcfg.px_per_mm)
     canon = to_canonical(image, maps)
     raw = np.median(frame_band(rcfg, canon), axis=0).astype(np.float64)
