@@ -38,6 +38,7 @@ def register(subparsers: Any) -> None:
     watch.add_argument("--match-dir", type=Path, help="folder of this match (journal, .mat, SGF); resumed if it holds one")
     watch.add_argument("--led-port", help="serial port of the LED controller (default: found by USB id)")
     watch.add_argument("--simulate-leds", action="store_true", default=None, help="print the LEDs instead of driving a controller")
+    watch.add_argument("--web", help="[HOST:]PORT of the live web page (default 0.0.0.0:8080), or 'off'")
     _match_flags(watch)
     watch.set_defaults(func=run_watch)
     replay = subparsers.add_parser("replay", help="referee a recorded video or folder of frames offline")
@@ -104,18 +105,26 @@ def settings_from(options: dict[str, Any], dark_right_half: str = "home") -> Set
     return Settings(rules=rules, players=(str(players[0]), str(players[1])), mode=Mode(options.get("mode", "referee")), dark_right_half=dark_right_half)
 
 
-def _reader(calibration: Path) -> tuple[Callable[..., Any], str]:
-    from vision import BoardReader, load_calibration
+def _calibration(path: Path) -> Any:
+    from vision import load_calibration
     from vision.errors import VisionError
 
     try:
-        cal = load_calibration(calibration)
+        return load_calibration(path)
     except VisionError as exc:
         raise SystemExit(f"bgref: {exc} (make one with `bgref calibrate IMAGE -o calibration.json`)") from None
-    layout = cal.layout
-    # The half on dark's right: dark sits at the bottom (or top) of the image.
-    dark_right = "home" if layout.home_right == layout.dark_bottom else "outer"
-    return BoardReader(cal), dark_right
+
+
+def dark_right_half(cal: Any) -> str:
+    """The half on dark's right: dark sits at the bottom (or top) of the image."""
+    return "home" if cal.layout.home_right == cal.layout.dark_bottom else "outer"
+
+
+def _reader(calibration: Path) -> tuple[Callable[..., Any], str]:
+    from vision import BoardReader
+
+    cal = _calibration(calibration)
+    return BoardReader(cal), dark_right_half(cal)
 
 
 def _setup_logging() -> None:
@@ -195,20 +204,30 @@ def run_watch(args: argparse.Namespace) -> int:
         if not options.get(needed):
             print(f"bgref watch: no {needed} given (flag --{needed} or `{needed} = …` in the configuration)", file=sys.stderr)
             return 2
-    reader, dark_right = _reader(Path(options["calibration"]))
-    settings = settings_from(options, dark_right)
+    from vision import BoardReader
+
+    calibration_path = Path(options["calibration"])
+    cal = _calibration(calibration_path)
+    settings = settings_from(options, dark_right_half(cal))
     folder = Path(options.get("match_dir") or Path.home() / "bgref-matches" / "current")
     service = RefereeService(settings, folder, None)
     if service.resumed_message():
         log.warning(service.resumed_message())
     devices = _devices(options)
     service.signals = devices.signals
-    pipeline = FramePipeline(reader, service)
     try:
-        source = open_source(str(options["camera"]))
+        source: Any = open_source(str(options["camera"]))
     except CameraError as exc:
         print(f"bgref watch: {exc}", file=sys.stderr)
         return 2
+    pipeline = FramePipeline(BoardReader(cal), service)
+    web = _start_web(options, service, devices, pipeline, cal, calibration_path)
+    target: Any = web if web is not None else service  # every reading and press goes through the page's lock
+    pipeline.service = target
+    if web is not None:
+        from .web import KeptSource
+
+        source = KeptSource(source, web.camera)
     sdnotify.notify("READY=1")
     log.info("refereeing %s vs %s from %s; match folder %s", *settings.players, source.name, folder)
 
@@ -220,7 +239,7 @@ def run_watch(args: argparse.Namespace) -> int:
             for press in devices.buttons.poll():
                 button = _BUTTON_PRESS.get(press.name)
                 if button:
-                    service.handle(Press(button))
+                    target.handle(Press(button))
         sdnotify.notify("WATCHDOG=1")
 
     try:
@@ -228,9 +247,52 @@ def run_watch(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if web is not None:
+            web.stop()
+            service = web.service  # a new match may have been started from the page
         service.write_records()
         service.close()
         if devices.controller is not None:
             devices.controller.close()
     log.info("stopped: %s", pipeline.stats.summary())
     return 0
+
+
+def _start_web(options: dict[str, Any], service: RefereeService, devices: _Devices, pipeline: Any, cal: Any, calibration_path: Path) -> Any:
+    """The live page on the local network (None when turned off or its port is taken)."""
+    spec = str(options.get("web") or "0.0.0.0:8080")
+    if spec == "off":
+        return None
+    from vision import BoardReader
+
+    from .demo import web_address
+    from .web import FrameKeeper, WebServer
+
+    try:
+        host, port = web_address(spec)
+    except argparse.ArgumentTypeError as exc:
+        raise SystemExit(f"bgref watch: --web {exc}") from None
+
+    def applied(new_cal: Any) -> None:
+        pipeline.reader = BoardReader(new_cal)
+        log.warning("new calibration in use (saved to %s)", calibration_path)
+
+    keeper = FrameKeeper(calibration=cal, save_to=calibration_path, on_apply=applied)
+    checks = {"leds": lambda: _led_check(devices)}
+    web = WebServer(service, host, port, calibration_source=keeper, devices=checks)
+    try:
+        web.start()
+    except OSError as exc:
+        log.warning("the web page cannot be served on %s: %s; refereeing goes on without it", spec, exc)
+        return None
+    log.warning(web.banner())
+    return web
+
+
+def _led_check(devices: _Devices) -> tuple[bool, str]:
+    controller = devices.controller
+    if controller is None:
+        return False, "LEDs simulated on the console"
+    if controller.problem is not None:
+        return False, f"LED controller: {controller.problem}"
+    return True, f"LED controller {controller.status.value}"

@@ -13,7 +13,7 @@ import logging
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,13 +21,18 @@ from numpy.typing import NDArray
 from vision.camera import CameraError, FrameSource
 from vision.errors import VisionError
 
-from .core import Outcome, Seen
-from .service import RefereeService
+from .core import Outcome, Press, Seen
 from .settle import SettleConfig, SettleState, settle_step, shrink
 
 log = logging.getLogger("bgref")
 
 Reader = Callable[[NDArray[np.uint8]], dict[str, Any]]
+
+
+class Referee(Protocol):
+    """What takes readings: the service, or the web page in front of it."""
+
+    def handle(self, item: Seen | Press) -> Outcome: ...
 
 
 @dataclass
@@ -57,7 +62,7 @@ class PipelineStats:
 class FramePipeline:
     """Settle, read, referee."""
 
-    def __init__(self, reader: Reader, service: RefereeService, settle: SettleConfig = SettleConfig(), clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self, reader: Reader, service: Referee, settle: SettleConfig = SettleConfig(), clock: Callable[[], float] = time.perf_counter) -> None:
         self.reader = reader
         self.service = service
         self.settle_cfg = settle
