@@ -269,7 +269,7 @@ def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
     return MatchReplay(match, tuple(replays))
 
 
-_RULE_TAGS = ("crawford", "jacoby", "beaver", "beavers", "cubelimit", "raccoons", "raccoon")
+_RULE_TAGS = ("crawford", "jacoby", "beaver", "beavers", "cubelimit", "raccoons", "raccoon", "autodoubles")
 
 
 def _rules(raw: _RawMatch, source: str) -> tuple[flow.Rules, tuple[tuple[str, str], ...]]:
@@ -283,6 +283,7 @@ def _rules(raw: _RawMatch, source: str) -> tuple[flow.Rules, tuple[tuple[str, st
     beavers = money and (on("beaver", "off") or on("beavers", "off"))
     limit = found.get("cubelimit", "")
     max_cube = int(limit) if limit.isdigit() and int(limit) in {2**k for k in range(1, 13)} else 64
+    automatic = found.get("autodoubles", "0")
     rules = flow.Rules(
         match_length=raw.length,
         crawford=not money and on("crawford", "on"),
@@ -290,6 +291,7 @@ def _rules(raw: _RawMatch, source: str) -> tuple[flow.Rules, tuple[tuple[str, st
         beavers=beavers,
         raccoons=beavers and (on("raccoons", "off") or on("raccoon", "off")),
         max_cube=max_cube,
+        automatic_doubles=int(automatic) if money and automatic.isdigit() else 0,
     )
     kept = tuple((k, v) for k, v in raw.tags if k.lower() not in _RULE_TAGS)
     return rules, kept
@@ -409,7 +411,16 @@ def _resign_points(points: int, cube: int, needed: int) -> int:
 
 
 def write_mat(match: Match) -> str:
-    """The match as GNU Backgammon exports it (``export match mat``)."""
+    """The match as GNU Backgammon exports it (``export match mat``).
+
+    Raises :class:`MatError` for a game whose cube starts above 1 (automatic
+    doubles): the format cannot say so (SGF can, with ``CV``)."""
+    for number, game in enumerate(match.games, start=1):
+        if game.cube != 1:
+            raise MatError(
+                f"game {number}: the cube starts at {game.cube} (automatic doubles), "
+                "which a .mat file cannot say; write SGF"
+            )
     done = replay(match)
     out = [f'; [{key} "{value}"]' for key, value in match.tags]
     out += _rule_tags(match.rules)
@@ -430,6 +441,8 @@ def _rule_tags(rules: flow.Rules) -> list[str]:
         tags.append('; [Raccoons "On"]')
     if rules.max_cube != 64:
         tags.append(f'; [CubeLimit "{rules.max_cube}"]')
+    if rules.automatic_doubles:
+        tags.append(f'; [AutoDoubles "{rules.automatic_doubles}"]')
     return tags
 
 

@@ -120,13 +120,16 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """One game: the score before it, its actions in order, and its result
-    (``None`` when the record stops before the game ends)."""
+    """One game: the score before it, its actions in order, its result
+    (``None`` when the record stops before the game ends), a comment, and the
+    cube's value when play starts (above 1 after automatic doubles on equal
+    opening rolls, money play)."""
 
     score: tuple[int, int]
     actions: tuple[Action, ...]
     result: Result | None = None
     comment: str = ""
+    cube: int = 1
 
     def moves(self) -> tuple[Move, ...]:
         """The game's moves (rolls that were played, or danced), in order."""

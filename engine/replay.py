@@ -223,9 +223,27 @@ def _resign(state: flow.Game, action: Resign) -> flow.Game:
     return flow.apply(offered, flow.AcceptResignation(other(action.player)))
 
 
+def game_start(state: flow.Game, cube: int, number: int) -> flow.Game:
+    """The game at its opening roll with the cube at ``cube`` (automatic
+    doubles, which the rules must allow)."""
+    if cube == 1:
+        return state
+    rules = state.rules
+    doubles = cube.bit_length() - 1
+    if cube != 1 << doubles or not rules.money or doubles > rules.automatic_doubles or cube > rules.max_cube:
+        raise ReplayError(
+            f"the cube cannot start at {cube}: the rules allow {rules.automatic_doubles} automatic double(s)"
+            + ("" if rules.money else " (none in match play)"),
+            number,
+            0,
+        )
+    return replace(state, cube=cube, automatic_doubles=doubles)
+
+
 def replay_game(game: Game, state: flow.Game, number: int = 1, score: tuple[int, int] = (0, 0)) -> GameReplay:
     """Replay one game from ``state`` (a game at its opening roll)."""
     steps: list[Step] = []
+    state = game_start(state, game.cube, number)
     current = state
     moves = 0
     for action in game.actions:

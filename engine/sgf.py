@@ -48,6 +48,7 @@ from .replay import (
     advance,
     check_score,
     finish_game,
+    game_start,
     replay,
     start_match,
 )
@@ -96,11 +97,15 @@ def _root(match: Match, game: Game, done: GameReplay, application: str) -> list[
         info.append("raccoons:1")
     if rules.max_cube != 64:
         info.append(f"maxcube:{rules.max_cube}")
+    if rules.automatic_doubles:
+        info.append(f"autodoubles:{rules.automatic_doubles}")
     props = [_prop("FF", "4"), _prop("GM", "6"), _prop("CA", "UTF-8"), _prop("AP", application)]
     props += [_prop("MI", *info), _prop("PW", match.players[0]), _prop("PB", match.players[1])]
     rule = _rule_text(rules, done.start.crawford)
     if rule:
         props.append(_prop("RU", rule))
+    if game.cube != 1:
+        props.append(_prop("CV", str(game.cube)))
     if game.result is not None:
         r = game.result
         props.append(_prop("RE", f"{_COLOURS[r.winner]}+{r.points}{'R' if r.resigned else ''}"))
@@ -309,6 +314,7 @@ def _rules(trees: list[list[Node]], source: str) -> flow.Rules:
             beavers=beavers,
             raccoons=beavers and info.get("raccoons") == "1",
             max_cube=int(info.get("maxcube", "64")),
+            automatic_doubles=int(info.get("autodoubles", "0")),
         )
     except ValueError as exc:
         raise SgfError(f"{source}: game 1: the rules cannot be read: {exc}") from None
@@ -325,7 +331,11 @@ def _score(root: Node, source: str, number: int) -> tuple[int, int]:
 def _read_game(
     nodes: list[Node], start: flow.Game, number: int, score: tuple[int, int], source: str
 ) -> tuple[Game, GameReplay]:
-    state = start
+    cube = _start_cube(nodes[0], source, number)
+    try:
+        state = start = game_start(start, cube, number)
+    except ReplayError as exc:
+        raise SgfError(f"{source}: {exc}") from None
     actions: list[Action] = []
     steps: list[Step] = []
     moves = 0
@@ -351,8 +361,17 @@ def _read_game(
         tuple(actions),
         None if result is None else Result(result.winner, result.points, result.how == "resignation"),
         _one(nodes[0], "C", ""),
+        cube,
     )
     return game, GameReplay(number, score, tuple(steps), start, state)
+
+
+def _start_cube(root: Node, source: str, number: int) -> int:
+    """The cube's value at the start of a game (``CV``, automatic doubles)."""
+    text = _one(root, "CV", "1").strip()
+    if not text.isdigit():
+        raise SgfError(f"{source}: game {number}: CV[{text}] is not a cube value")
+    return int(text)
 
 
 def _action(node: Node, state: flow.Game, source: str, game: int, move: int) -> Action | None:

@@ -37,6 +37,7 @@ from engine.replay import (
     GameReplay,
     advance,
     finish_game,
+    game_start,
     replay,
     start_match,
 )
@@ -56,8 +57,11 @@ def random_match(
     comments: bool = False,
     illegal: float = 0.0,
     players: tuple[str, str] = ("Ann Lee", "Bob"),
+    automatic_doubles: int = 0,
+    start_cubes: bool = False,
 ) -> Match:
-    """A match played at random under the rules (``length`` 0 = money)."""
+    """A match played at random under the rules (``length`` 0 = money); with
+    ``start_cubes`` some money games start with the cube turned automatically."""
     money = length == 0
     rules = Rules(
         match_length=length,
@@ -66,11 +70,13 @@ def random_match(
         beavers=money and beavers,
         raccoons=money and beavers and rng.random() < 0.5,
         max_cube=1024 if money else 64,
+        automatic_doubles=automatic_doubles if money else 0,
     )
     state = start_match(rules, [])
     games: list[Game] = []
     while state.winner is None and state.game is not None and len(games) < max_games:
-        game, done = _random_game(rng, state.game, state.score, comments, illegal)
+        cube = 1 << rng.randint(0, rules.automatic_doubles) if start_cubes else 1
+        game, done = _random_game(rng, game_start(state.game, cube, 1), state.score, comments, illegal)
         games.append(game)
         state = finish_game(state, done, len(games))
     comment = f"random match {rng.randrange(10**6)}\nsecond line" if comments else ""
@@ -95,7 +101,7 @@ def _random_game(
             state = step.after
     assert state.result is not None
     result = Result(state.result.winner, state.result.points, state.result.how == "resignation")
-    game = Game(score, tuple(actions), result, "a game comment" if comments else "")
+    game = Game(score, tuple(actions), result, "a game comment" if comments else "", start.cube)
     return game, GameReplay(0, score, tuple(steps), start, state)
 
 
@@ -159,7 +165,13 @@ LENGTHS = st.sampled_from([0, 1, 3, 5, 7])
 @given(seed=st.integers(0, 2**32 - 1), length=LENGTHS, crawford=st.booleans(), jacoby=st.booleans(), beavers=st.booleans())
 def test_random_matches_survive_mat(seed, length, crawford, jacoby, beavers):
     match = random_match(
-        random.Random(seed), length, crawford=crawford, jacoby=jacoby, beavers=beavers, illegal=0.02
+        random.Random(seed),
+        length,
+        crawford=crawford,
+        jacoby=jacoby,
+        beavers=beavers,
+        illegal=0.02,
+        automatic_doubles=seed % 3,
     )
     assert read_mat(write_mat(match)) == match
 
@@ -176,6 +188,8 @@ def test_random_matches_survive_sgf_with_comments(seed, length, crawford, jacoby
         comments=True,
         illegal=0.02,
         players=("Ann ]Lee[", "Bob \\ C"),
+        automatic_doubles=seed % 3,
+        start_cubes=True,
     )
     assert read_sgf(write_sgf(match)) == match
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_record_property import random_match
 
-from engine.mat import read_mat
+from engine.mat import MatError, read_mat, write_mat
 from engine.record import Move, Resign, Roll
 from engine.sgf import SgfError, parse_trees, read_sgf, write_sgf
 
@@ -120,3 +120,19 @@ def test_a_comment_on_a_move_is_kept():
     assert ";B[51ablq]C[opening [5-1\\]]" in sgf
     assert read_sgf(sgf) == noted
     assert not any(isinstance(a, Roll) for a in read_sgf(sgf).games[0].actions)
+
+
+def test_automatic_doubles_start_the_cube_with_cv_and_a_mat_file_refuses_them():
+    matches = (random_match(random.Random(seed), 0, automatic_doubles=2, start_cubes=True) for seed in range(50))
+    match = next(m for m in matches if any(g.cube > 1 for g in m.games))
+    sgf = write_sgf(match)
+    assert re.search(r"CV\[[24]\]", sgf) and "[autodoubles:2]" in sgf
+    assert read_sgf(sgf) == match
+    with pytest.raises(MatError, match=r"^game \d+: the cube starts at [24] \(automatic doubles\)"):
+        write_mat(match)
+
+
+def test_a_cube_the_rules_do_not_allow_to_start_above_1_is_an_error():
+    sgf = write_sgf(fixture("galaxy-game1.mat")).replace("RU[Crawford]", "RU[Crawford]CV[2]")
+    with pytest.raises(SgfError, match=r"^m\.sgf: game 1, move 0: the cube cannot start at 2"):
+        read_sgf(sgf, "m.sgf")
