@@ -98,7 +98,8 @@ class Raccoon:
 
 @dataclass(frozen=True, slots=True)
 class Resign:
-    """The player gives up the game; the opponent wins ``points`` (cube included)."""
+    """The player gives up the game and the opponent accepts: the opponent wins
+    ``points`` (cube included).  A resignation refused is not recorded."""
 
     player: int
     points: int

@@ -40,8 +40,15 @@ def register(subparsers: Any) -> None:
 
 
 def load(path: str) -> MatchReplay:
-    """Read and replay a match file; RecordError or OSError on failure."""
-    text = Path(path).read_text(encoding="utf-8-sig")
+    """Read and replay a match file; RecordError or OSError on failure.
+
+    Text is UTF-8 (a byte-order mark is skipped); older programs' files in a
+    single-byte code page are read as Latin-1 rather than refused."""
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
     if path.lower().endswith(".sgf"):
         return read_sgf_replay(text, path)
     return read_mat_replay(text, path)
@@ -64,7 +71,7 @@ def run_check(paths: list[str], as_json: bool, out: TextIO) -> int:
     for path in paths:
         try:
             done = load(path)
-        except (RecordError, OSError, UnicodeDecodeError) as exc:
+        except (RecordError, OSError) as exc:
             failed = True
             message = _reason(path, exc)
             _error("check-match", message)
@@ -84,9 +91,7 @@ def run_check(paths: list[str], as_json: bool, out: TextIO) -> int:
 def _reason(path: str, exc: Exception) -> str:
     if isinstance(exc, RecordError):
         return str(exc)
-    if isinstance(exc, OSError):
-        return f"{path}: cannot read: {exc.strerror or exc}"
-    return f"{path}: not UTF-8 text"
+    return f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}"
 
 
 def match_report(path: str, done: MatchReplay) -> dict[str, Any]:
@@ -157,7 +162,7 @@ def convert_match(args: argparse.Namespace) -> int:
         match = load(args.source).match
         text = write_sgf(match) if args.target.lower().endswith(".sgf") else write_mat(match)
         Path(args.target).write_text(text, encoding="utf-8")
-    except (RecordError, OSError, UnicodeDecodeError) as exc:
+    except (RecordError, OSError) as exc:
         _error("convert", _reason(args.source, exc))
         return 1
     return 0
@@ -171,7 +176,7 @@ def show_position(args: argparse.Namespace) -> int:
     try:
         done = load(args.file)
         text = position_text(done, args.game, args.move)
-    except (RecordError, OSError, UnicodeDecodeError) as exc:
+    except (RecordError, OSError) as exc:
         _error("show", _reason(args.file, exc))
         return 1
     except LookupError as exc:

@@ -145,3 +145,10 @@ def test_the_installed_command_has_the_same_contract():
     assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [GALAXY, ILLEGAL]
     done = subprocess.run([bgref, "check-match", GALAXY], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stderr == ""
+
+
+def test_a_latin_1_file_is_read(capsys, tmp_path):
+    latin = tmp_path / "latin.mat"
+    latin.write_bytes(Path(GALAXY).read_text(encoding="utf-8").replace("mglough", "Jørgen").encode("latin-1"))
+    code, out, _ = run(capsys, "check-match", "--json", str(latin))
+    assert code == 0 and reports(out)[0]["games"][0]["plays"][0]["player"] == "Jørgen"
