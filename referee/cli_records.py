@@ -138,8 +138,9 @@ def _summary(report: dict[str, Any], done: MatchReplay) -> str:
     plays = sum(len(g["plays"]) for g in report["games"])
     score = match.final_score()
     kind = "money session" if match.is_money else f"{match.length}-point match"
+    games = len(report["games"])
     line = (
-        f"{report['file']}: {kind}, {len(report['games'])} games, {plays} plays, "
+        f"{report['file']}: {kind}, {games} game{'s' if games != 1 else ''}, {plays} plays, "
         f"final score {match.players[0]} {score[0]} - {match.players[1]} {score[1]}"
     )
     if not report["illegal"]:

@@ -90,7 +90,7 @@ def test_check_match_without_json_prints_a_summary(capsys):
     code, out, _ = run(capsys, "check-match", GALAXY, ILLEGAL)
     assert code == 1
     first, second = out.split("\n", 1)
-    assert first == f"{GALAXY}: 5-point match, 1 games, 13 plays, final score lasse 1 - mglough 0, no illegal play"
+    assert first == f"{GALAXY}: 5-point match, 1 game, 13 plays, final score lasse 1 - mglough 0, no illegal play"
     assert "2 illegal play(s)" in second and "game 1, move 6: lasse played '8/4 6/5'" in second
 
 
