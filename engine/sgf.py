@@ -190,6 +190,10 @@ class _Cursor:
         while self.at < len(self.text) and self.text[self.at].isspace():
             self.at += 1
 
+    def line(self) -> int:
+        """The line the cursor is on, from 1."""
+        return self.text.count("\n", 0, self.at) + 1
+
     def peek(self) -> str:
         self.skip()
         return self.text[self.at] if self.at < len(self.text) else ""
@@ -203,7 +207,7 @@ def parse_trees(text: str) -> list[list[Node]]:
     while cur.peek() == "(":
         trees.append(_tree_nodes(cur))
     if cur.peek():
-        raise SgfError(f"unexpected {cur.peek()!r} at character {cur.at}")
+        raise SgfError(f"line {cur.line()}: unexpected {cur.peek()!r}")
     return trees
 
 
@@ -220,7 +224,7 @@ def _tree_nodes(cur: _Cursor) -> list[Node]:
             nodes += sub
             first = False
     if cur.peek() != ")":
-        raise SgfError(f"expected ')' at character {cur.at}")
+        raise SgfError(f"line {cur.line()}: expected ')'")
     cur.at += 1
     return nodes
 
@@ -248,7 +252,7 @@ def _value(cur: _Cursor) -> str:
         out.append(text[cur.at])
         cur.at += 1
     if cur.at >= len(text):
-        raise SgfError("a property value is not closed with ']'")
+        raise SgfError(f"line {cur.line()}: a property value is not closed with ']'")
     cur.at += 1
     return "".join(out)
 

@@ -78,9 +78,9 @@ def test_only_the_main_line_of_variations_is_read():
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("(;GM[6]", "expected ')'"),
-        ("(;GM[6)", "not closed"),
-        ("x", "unexpected 'x'"),
+        ("(;GM[6]", "line 1: expected ')'"),
+        ("(;GM[6]\n;W[31hefe)", "line 2: a property value is not closed"),
+        ("x", "line 1: unexpected 'x'"),
         ("", "no game tree"),
     ],
 )
