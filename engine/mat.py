@@ -295,7 +295,11 @@ def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
         except ReplayError as exc:
             raise _fail(source, raw_game.line + 1, exc.reason, number) from None
         assert state.game is not None
-        game, done = _interpret(raw_game, state.game, number, source)
+        try:
+            game, done = _interpret(raw_game, state.game, number, source)
+        except MatError as exc:
+            exc.players = raw_game.players
+            raise
         games.append(game)
         replays.append(done)
         state = finish_game(state, done, number)
@@ -387,7 +391,10 @@ def _advance(state: flow.Game, action: Action, source: str, line: int, game: int
     try:
         return advance(state, action, move)
     except ReplayError as exc:
-        raise _fail(source, line, exc.reason, game, move) from None
+        error = _fail(source, line, exc.reason, game, move)
+        if exc.illegal is not None:
+            error.illegal = replace(exc.illegal, game=game, move=move)
+        raise error from None
 
 
 def _canonical(action: Action, step: Step) -> Action:

@@ -23,7 +23,25 @@ from .game import Rules
 
 
 class RecordError(ValueError):
-    """A record that cannot be read, or that contradicts itself."""
+    """A record that cannot be read, or that contradicts itself.  ``illegal``
+    is set when the cause is a play so illegal that the game cannot go on
+    from it (a checker put on a point the opponent holds), with ``players``
+    the names the record gives them."""
+
+    illegal: IllegalPlay | None = None
+    players: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalPlay:
+    """A play that broke the rules: where it was (game and move from 1), who
+    made it, as written, and why it is illegal."""
+
+    game: int
+    move: int
+    player: int
+    play: str
+    reasons: tuple[str, ...]
 
 
 def other(player: int) -> int:

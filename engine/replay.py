@@ -21,7 +21,15 @@ from dataclasses import dataclass, replace
 
 from . import game as flow
 from .ids import GameState, MatchId, Xgid
-from .plays import Play, PlayError, after_written, parse_play
+from .judge import judge
+from .plays import (
+    Play,
+    PlayError,
+    after_written,
+    mover_side_after,
+    parse_paths,
+    parse_play,
+)
 from .position import Position, PositionError
 from .record import (
     Action,
@@ -29,6 +37,7 @@ from .record import (
     Double,
     Drop,
     Game,
+    IllegalPlay,
     Match,
     Move,
     Raccoon,
@@ -44,11 +53,20 @@ from .record import (
 class ReplayError(RecordError):
     """An action the rules cannot follow; names the game and move."""
 
-    def __init__(self, message: str, game: int, move: int) -> None:
+    def __init__(self, message: str, game: int, move: int, illegal: IllegalPlay | None = None) -> None:
         super().__init__(f"game {game}, move {move}: {message}")
         self.game = game
         self.move = move
         self.reason = message
+        self.illegal = None if illegal is None else replace(illegal, game=game, move=move)
+
+
+class _CannotGoOn(Exception):
+    """A play that cannot be accepted as made (internal)."""
+
+    def __init__(self, illegal: IllegalPlay) -> None:
+        super().__init__(illegal.play)
+        self.illegal = illegal
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +155,12 @@ def _move_step(state: flow.Game, action: Move, move: int) -> Step:
     """A move judged by the rules (once, in :func:`engine.game.apply`).  When
     the written position is not a legal play's, the text may still name one
     (a combined hop that must hit on the way): :func:`parse_play` decides."""
-    made = flow.apply(state, flow.Move(action.player, written_after(state.position, action.play), accept_illegal=True))
+    try:
+        written = written_after(state.position, action.play)
+    except PlayError:
+        reasons = unacceptable_reasons(state.position, action.dice, action.play)
+        raise _CannotGoOn(IllegalPlay(0, move, action.player, action.play, reasons)) from None
+    made = flow.apply(state, flow.Move(action.player, written, accept_illegal=True))
     verdict = made.last_verdict
     assert verdict is not None
     if verdict.legal:
@@ -147,6 +170,24 @@ def _move_step(state: flow.Game, action: Move, move: int) -> Step:
     except PlayError:
         return Step(action, move, state, made, None, tuple(r.text for r in verdict.reasons))
     return Step(action, move, state, flow.apply(state, flow.Move(action.player, play.after)), play)
+
+
+def unacceptable_reasons(position: Position, dice: tuple[int, int], text: str) -> tuple[str, ...]:
+    """Why a written play that leads to no possible position is illegal (a
+    checker put on a held point, or moved from a point where the player has
+    none).  Raises :class:`PlayError` when the text cannot be read at all."""
+    paths = parse_paths(text)
+    mine = mover_side_after(position, paths)
+    if mine is None:
+        return (f"{text!r} moves a checker from a point where the player has none",)
+    theirs = list(position.opponent)
+    landed = {p.points[-1] for p in paths}.union(*(p.hits for p in paths))
+    for point in landed:
+        if 1 <= point <= 24 and theirs[24 - point] == 1:
+            theirs[24 - point] = 0
+            theirs[24] += 1
+    verdict = judge(position, dice, (mine, tuple(theirs)))
+    return tuple(r.text for r in verdict.reasons) or (f"{text!r} leads to an impossible position",)
 
 
 # --- one game ------------------------------------------------------------------
@@ -160,6 +201,10 @@ def advance(state: flow.Game, action: Action, move: int) -> Step:
         return _advance(state, action, move)
     except (flow.EventRefused, PlayError, PositionError) as exc:
         raise ReplayError(str(exc), 0, move) from None
+    except _CannotGoOn as exc:
+        illegal = exc.illegal
+        message = f"illegal play {illegal.play!r} cannot be accepted as made: " + "; ".join(illegal.reasons)
+        raise ReplayError(message, 0, move, illegal) from None
 
 
 def _advance(state: flow.Game, action: Action, move: int) -> Step:
@@ -252,7 +297,7 @@ def replay_game(game: Game, state: flow.Game, number: int = 1, score: tuple[int,
         try:
             step = advance(current, action, max(moves, 1))
         except ReplayError as exc:
-            raise ReplayError(exc.reason, number, exc.move) from None
+            raise ReplayError(exc.reason, number, exc.move, exc.illegal) from None
         steps.append(step)
         current = step.after
     _check_result(game, current, number, moves)

@@ -285,7 +285,11 @@ def read_sgf_replay(text: str, source: str = "<sgf>") -> MatchReplay:
         except ReplayError as exc:
             raise SgfError(f"{source}: {exc}") from None
         assert state.game is not None
-        game, done = _read_game(nodes, state.game, number, score, source)
+        try:
+            game, done = _read_game(nodes, state.game, number, score, source)
+        except SgfError as exc:
+            exc.players = (_one(root, "PW", "White"), _one(root, "PB", "Black"))
+            raise
         games.append(game)
         replays.append(done)
         state = finish_game(state, done, number)
@@ -351,7 +355,10 @@ def _read_game(
         try:
             step = advance(state, action, max(moves, 1))
         except ReplayError as exc:
-            raise SgfError(f"{source}: game {number}, move {exc.move}: {exc.reason}") from None
+            error = SgfError(f"{source}: game {number}, move {exc.move}: {exc.reason}")
+            if exc.illegal is not None:
+                error.illegal = replace(exc.illegal, game=number)
+            raise error from None
         if isinstance(action, Move) and step.play is not None:
             action = replace(action, play=str(step.play))
             step = replace(step, action=action)

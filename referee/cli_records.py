@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from engine.game import Game as GameState
 from engine.mat import read_mat_replay, write_mat
 from engine.position import board_diagram
-from engine.record import Match, Move, RecordError
+from engine.record import IllegalPlay, Match, Move, RecordError
 from engine.replay import GameReplay, MatchReplay, identifiers
 from engine.sgf import read_sgf_replay, write_sgf
 
@@ -76,7 +76,8 @@ def run_check(paths: list[str], as_json: bool, out: TextIO) -> int:
             message = _reason(path, exc)
             _error("check-match", message)
             if as_json:
-                out.write(json.dumps({"file": path, "error": message, "games": [], "illegal": []}) + "\n")
+                illegal = [_illegal_json(exc.illegal, exc.players)] if isinstance(exc, RecordError) and exc.illegal else []
+                out.write(json.dumps({"file": path, "error": message, "games": [], "illegal": illegal}) + "\n")
             continue
         report = match_report(path, done)
         failed |= bool(report["illegal"])
@@ -92,6 +93,18 @@ def _reason(path: str, exc: Exception) -> str:
     if isinstance(exc, RecordError):
         return str(exc)
     return f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}"
+
+
+def _illegal_json(illegal: IllegalPlay, names: tuple[str, str] | None) -> dict[str, Any]:
+    """An illegal play in the report's form (the player by number when the
+    names are unknown, as for a file that could not be read to the end)."""
+    return {
+        "game": illegal.game,
+        "move": illegal.move,
+        "player": names[illegal.player] if names else illegal.player,
+        "play": illegal.play,
+        "reasons": list(illegal.reasons),
+    }
 
 
 def match_report(path: str, done: MatchReplay) -> dict[str, Any]:

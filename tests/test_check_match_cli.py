@@ -152,3 +152,25 @@ def test_a_latin_1_file_is_read(capsys, tmp_path):
     latin.write_bytes(Path(GALAXY).read_text(encoding="utf-8").replace("mglough", "Jørgen").encode("latin-1"))
     code, out, _ = run(capsys, "check-match", "--json", str(latin))
     assert code == 0 and reports(out)[0]["games"][0]["plays"][0]["player"] == "Jørgen"
+
+
+def test_a_play_onto_a_held_point_stops_the_game_and_is_listed_as_illegal(capsys, tmp_path):
+    held = tmp_path / "held.mat"
+    held.write_text(Path(GALAXY).read_text(encoding="utf-8").replace("  5) 61: 13/7 7/6", "  5) 61: 13/12 13/7"))
+    code, out, err = run(capsys, "check-match", "--json", str(held))
+    (report,) = reports(out)
+    assert code == 1
+    assert report["illegal"] == [
+        {
+            "game": 1,
+            "move": 8,
+            "player": "lasse",
+            "play": "13/12 13/7",
+            "reasons": ["a checker landed on 12, a point held by the opponent"],
+        }
+    ]
+    assert report["error"] == (
+        f"{held}: line 22, game 1, move 8: illegal play '13/12 13/7' cannot be accepted as made: "
+        "a checker landed on 12, a point held by the opponent"
+    )
+    assert err.startswith(f"bgref check-match: {held}: line 22, game 1, move 8: ")

@@ -136,3 +136,14 @@ def test_a_cube_the_rules_do_not_allow_to_start_above_1_is_an_error():
     sgf = write_sgf(fixture("galaxy-game1.mat")).replace("RU[Crawford]", "RU[Crawford]CV[2]")
     with pytest.raises(SgfError, match=r"^m\.sgf: game 1, move 0: the cube cannot start at 2"):
         read_sgf(sgf, "m.sgf")
+
+
+def test_a_play_onto_a_held_point_is_an_error_carrying_the_illegal_play():
+    # White's 61: 13/7 7/6 written as 13/12 13/7 (12 is Black's 13 point).
+    sgf = write_sgf(fixture("galaxy-game1.mat")).replace(";W[61mggf]", ";W[61mlmg]")
+    with pytest.raises(SgfError) as caught:
+        read_sgf(sgf, "m.sgf")
+    assert str(caught.value).startswith("m.sgf: game 1, move 8: illegal play '13/12 13/7' cannot be accepted")
+    illegal = caught.value.illegal
+    assert illegal is not None and (illegal.game, illegal.move, illegal.player, illegal.play) == (1, 8, 0, "13/12 13/7")
+    assert caught.value.players == ("lasse", "mglough")
