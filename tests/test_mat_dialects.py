@@ -196,7 +196,10 @@ def test_errors_name_file_line_game_and_move():
     bad_syntax = text.replace("52: 25/20 13/11", "52: 25/20 13/x1")
     assert _error(bad_syntax).startswith("some.mat: line 23, game 1, move 10: 'x1' in '25/20 13/x1' is not a point")
     no_checker = text.replace("61: 13/7 7/6", "61: 12/6 6/5")
-    assert _error(no_checker).startswith("some.mat: line 22, game 1, move 8: '12/6 6/5'")
+    assert _error(no_checker) == (
+        "some.mat: line 22, game 1, move 8: illegal play '12/6 6/5' cannot be accepted as made: "
+        "'12/6 6/5' moves a checker from a point where the player has none"
+    )
     wrong_cube = text.replace("Doubles => 2", "Doubles => 4")
     assert _error(wrong_cube).startswith("some.mat: line 25, game 1, move 13: the double turns the cube to 2")
     gibberish = text.replace("  3) 55:", "  3) 5x:")
