@@ -27,6 +27,7 @@ class ReaderConfig:
     loglik_floor: float = -14.0  # a sample explains nothing worse than this
     unexplained_loglik: float = -9.0  # below this for every class a sample is "foreign"
     occluded_fraction: float = 0.25  # a point with more foreign samples is occluded
+    strict_share: float = 0.5  # when anything covers the board, these limits shrink to this share
     min_mean_fit: float = -6.0  # a point explained this badly (mean log-likelihood) by its best reading is covered
     bar_profile_start: float = 13.0  # mm from the board's centre (leaves room for the cube)
     bar_max: int = 4  # checkers a player can have visible on the bar

@@ -171,13 +171,17 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     full = _score(ll, table, keep_shifts=True)  # (24, 2 colours, 16, shifts)
     full -= cfg.checker_cost * np.arange(16, dtype=np.float32)[None, None, :, None]  # evidence must pay for each checker
     scores = full.max(axis=-1)
-    lines = len(cfg.lateral_lines)
+    fits = np.empty(24)
+    for i in range(24):
+        c, n, d = np.unravel_index(int(np.argmax(full[i])), full[i].shape)
+        fits[i] = float(ll[i, c, table[n, d], np.arange(table.shape[-1])].sum()) / seen[i]
+    covered = (foreign > cfg.occluded_fraction) | (fits < cfg.min_mean_fit)
+    if covered.any():  # something is over the board: be stricter with every point it may reach
+        covered |= (foreign > cfg.occluded_fraction * cfg.strict_share) | (fits < cfg.min_mean_fit * cfg.strict_share)
     out = []
     for i in range(24):
         frac = float(foreign[i])
-        c, n, d = np.unravel_index(int(np.argmax(full[i])), full[i].shape)
-        fit = ll[i, c, table[n, d], np.arange(table.shape[-1])].reshape(lines, -1)
-        if frac > cfg.occluded_fraction or float(fit.sum()) / seen[i] < cfg.min_mean_fit:
+        if covered[i]:
             out.append(StackReading(None, 0.0, frac))
             continue
         sc = scores[i]
