@@ -22,7 +22,7 @@ class SettleConfig:
     width: int = 96  # the frame is shrunk to this width for the motion measure
     still_level: float = 2.0  # mean absolute change (grey levels) that counts as still
     changed_level: float = 3.0  # mean change against the last read frame that counts as new
-    settle_seconds: float = 0.4
+    settle_seconds: float = 0.3
 
 
 @dataclass(frozen=True, slots=True)

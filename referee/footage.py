@@ -1,0 +1,186 @@
+"""Camera footage of a scripted game, rendered with :mod:`vision.render`.
+
+Each settled reading of a :mod:`referee.recording` script is held for a few
+frames (the board at rest); a reading with a hand over the board becomes a few
+frames of an arm sweeping in.  Dice keep their place for as long as a roll
+lies on the board.  Everything is drawn from seeds, so the same seeds give the
+same frames.  Used by the end-to-end tests, the service benchmark and
+``python -m referee.footage`` (which writes a video or a folder of frames).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Iterator
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.geometry import BoardGeometry, Layout
+from vision.geometry import bar_centre, checker_centre
+from vision.render import CubeSpec, DieSpec, Scene, Setup, _free_spot, paint_board, paint_scene, photograph, random_setup, with_arm
+
+from .recording import Script, record_game
+
+Frame = NDArray[np.uint8]
+
+
+@dataclass(frozen=True, slots=True)
+class FootageConfig:
+    fps: float = 5.0
+    hold_frames: int = 3  # frames of a settled state (0.6 s at 5 fps)
+    arm_frames: int = 1  # frames of a hand passing over the board
+    size: tuple[int, int] = (1280, 720)
+
+
+def dark_right_half(layout: Layout) -> str:
+    return "home" if layout.home_right == layout.dark_bottom else "outer"
+
+
+@dataclass
+class _Placer:
+    """Keeps dice and cube where they landed while they stay on the board."""
+
+    layout: Layout
+    rng: np.random.Generator
+    dice_key: tuple[Any, ...] | None = None
+    dice: tuple[DieSpec, ...] = ()
+    cube_key: tuple[Any, ...] | None = None
+    cube: CubeSpec | None = None
+
+    def scene(self, reading: dict[str, Any]) -> Scene:
+        geo = BoardGeometry()
+        points = tuple(reading["points"])
+        bar = (reading["bar"]["dark"], reading["bar"]["light"])
+        occupied = [checker_centre(geo, self.layout, p, i)[:2] for p, n in enumerate(points, start=1) for i in range(abs(n))]
+        occupied += [bar_centre(geo, self.layout, True, i) for i in range(bar[0])]
+        occupied += [bar_centre(geo, self.layout, False, i) for i in range(bar[1])]
+        cube = self._cube(geo, reading.get("cube"))
+        if cube is not None:
+            occupied.append(cube.xy)
+        dice = self._dice(geo, reading.get("dice") or [], occupied)
+        return Scene(points, bar, self.layout, dice, cube)
+
+    def _cube(self, geo: BoardGeometry, cube: dict[str, Any] | None) -> CubeSpec | None:
+        if cube is None:
+            return None
+        key = (cube["value"], cube["position"])
+        if key != self.cube_key:
+            self.cube_key = key
+            if cube["position"] == "centre":
+                xy = (geo.centre[0] + float(self.rng.normal(0, 1.0)), geo.centre[1] + float(self.rng.normal(0, 2.0)))
+            else:
+                x = float(self.rng.uniform(geo.frame + 30, geo.width - geo.frame - 30))
+                y = geo.depth - geo.frame / 2 if (cube["position"] == "dark") == self.layout.dark_bottom else geo.frame / 2
+                xy = (x, y)
+            self.cube = CubeSpec(cube["value"], cube["position"], xy, float(self.rng.uniform(-12, 12)))
+        return self.cube
+
+    def _dice(self, geo: BoardGeometry, dice: list[dict[str, Any]], occupied: list[tuple[float, float]]) -> tuple[DieSpec, ...]:
+        key = tuple((d["value"], d["flat"], d["half"]) for d in dice)
+        if not dice:
+            self.dice_key, self.dice = None, ()
+            return ()
+        if key != self.dice_key:
+            specs = []
+            taken = list(occupied)
+            for d in dice:
+                xy = _free_spot(self.rng, geo, taken, d["half"], self.layout, 26.0)
+                if xy is None:
+                    continue
+                taken.append(xy)
+                specs.append(DieSpec(int(d["value"]), xy, float(self.rng.uniform(0, 90)), bool(d["flat"]), float(self.rng.uniform(0, 360))))
+            self.dice_key, self.dice = key, tuple(specs)
+        return self.dice
+
+
+def footage(
+    items: list[dict[str, Any]], setup: Setup, seed: int, cfg: FootageConfig = FootageConfig()
+) -> Iterator[tuple[float, Frame, dict[str, Any] | None]]:
+    """``(seconds, frame, true reading or None while a hand is in view)`` for every frame."""
+    rng = np.random.default_rng(seed)
+    placer = _Placer(setup.layout, rng)
+    geo = BoardGeometry()
+    cam = setup.camera
+    # The painted set is the same in every frame: paint it once.
+    board = paint_board(np.random.default_rng(setup.board_seed), geo, setup.palette, cam.px_per_mm)
+    t = 0.0
+    frame_seed = seed * 100_003
+    for item in items:
+        reading = item["reading"]
+        scene = placer.scene(reading)
+        occluded = bool(reading.get("occluded"))
+        count = cfg.arm_frames if occluded else cfg.hold_frames
+        for _ in range(count):
+            frame_seed += 1
+            shown = with_arm(rng, scene) if occluded else scene
+            frame_rng = np.random.default_rng(frame_seed)
+            canvas = paint_scene(frame_rng, shown, board, setup.palette, cam, geo)
+            yield t, photograph(frame_rng, canvas, cam, setup.palette, geo, 0.0), None if occluded else shown.reading()
+            t += 1.0 / cfg.fps
+
+
+def scripted_setup(seed: int, size: tuple[int, int]) -> Setup:
+    """A seeded camera, set and lamp."""
+    return random_setup(np.random.default_rng(seed), size)
+
+
+def game_items(seed: int, layout: Layout, script: Script | None = None, turns: int | None = None) -> list[dict[str, Any]]:
+    """The readings of a scripted game whose rolls land in the right halves for ``layout``,
+    cut after ``turns`` plays when given."""
+    script = script or Script()
+    script.dark_right_half = dark_right_half(layout)
+    items = []
+    plays = 0
+    for item in record_game(random.Random(seed), script):
+        items.append(item)
+        reading = item["reading"]
+        if turns is not None and not reading.get("dice") and not reading.get("occluded"):
+            plays += 1
+            if plays > 4 * turns:
+                break
+    return items
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Render the footage of a scripted game (video file or folder of frames).")
+    parser.add_argument("output", type=Path, help="a .mp4/.avi file, or a folder for PNG frames")
+    parser.add_argument("--seed", type=int, default=7, help="the game's seed")
+    parser.add_argument("--camera-seed", type=int, default=11, help="the camera, set and lamp")
+    parser.add_argument("--turns", type=int, help="stop after about this many plays")
+    parser.add_argument("--width", type=int, default=1280)
+    parser.add_argument("--height", type=int, default=720)
+    parser.add_argument("--fps", type=float, default=5.0)
+    args = parser.parse_args(argv)
+    cfg = replace(FootageConfig(), size=(args.width, args.height), fps=args.fps)
+    setup = scripted_setup(args.camera_seed, cfg.size)
+    script = Script()
+    items = game_items(args.seed, setup.layout, script, args.turns)
+    writer = None
+    folder = None
+    if args.output.suffix.lower() in (".mp4", ".avi"):
+        fourcc = cv2.VideoWriter_fourcc(*("mp4v" if args.output.suffix.lower() == ".mp4" else "MJPG"))
+        writer = cv2.VideoWriter(str(args.output), fourcc, cfg.fps, cfg.size)
+    else:
+        folder = args.output
+        folder.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for _, frame, _truth in footage(items, setup, args.camera_seed, cfg):
+        if writer is not None:
+            writer.write(frame)
+        else:
+            assert folder is not None
+            cv2.imwrite(str(folder / f"frame{n:05d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        n += 1
+    if writer is not None:
+        writer.release()
+    print(f"wrote {n} frames of {len(items)} readings to {args.output}; injected: {script.events}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
