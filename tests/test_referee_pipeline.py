@@ -36,8 +36,9 @@ def test_one_read_per_settled_state():
     frames = [a] * 8 + [with_hand(a, x) for x in range(0, 240, 20)] + [b] * 10 + [b] * 10
     reads = run(frames)
     assert len(reads) == 2
-    assert reads[0] >= 4  # waited settle_seconds (0.4 s at 10 fps)
-    assert reads[1] >= 8 + 12 + 4
+    wait = round(CFG.settle_seconds * 10)  # frames at 10 fps
+    assert reads[0] >= wait  # waited settle_seconds
+    assert reads[1] >= 8 + 12 + wait
 
 
 def test_a_hand_that_leaves_nothing_changed_causes_no_new_read():
