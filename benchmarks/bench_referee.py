@@ -1,0 +1,103 @@
+"""The referee service on rendered camera footage of a whole scripted game.
+
+Renders the footage (seeded; 1280x720 JPEG frames in a temporary folder, as a
+camera would deliver them), calibrates on the first frame, then referees every
+frame from the folder and prints:
+
+- frames per second sustained by the pipeline (JPEG decode, settle detection,
+  reading, refereeing, journal) on one process;
+- time from the dice being picked up to the verdict: the settle wait (footage
+  time) plus the measured time to read and judge, median and worst;
+- whether the recorded match equals the game refereed from its true readings,
+  and the flags raised against those injected.
+
+    .venv/bin/python benchmarks/bench_referee.py [--seed 7] [--camera-seed 11] [--turns N] [--fps 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+
+from engine.game import Rules
+from referee.core import Seen, Settings
+from referee.footage import FootageConfig, dark_right_half, footage, game_items, scripted_setup
+from referee.pipeline import FramePipeline
+from referee.recording import Script
+from referee.service import RefereeService
+from vision import BoardReader, CalibrationConfig, calibrate
+from vision.camera import FolderSource
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--camera-seed", type=int, default=11)
+    parser.add_argument("--turns", type=int, help="cut the game after about this many plays")
+    parser.add_argument("--fps", type=float, default=10.0)
+    args = parser.parse_args()
+    cfg = FootageConfig(size=(1280, 720), fps=args.fps, hold_frames=max(3, round(0.6 * args.fps)), arm_frames=max(1, round(0.2 * args.fps)))
+    setup = scripted_setup(args.camera_seed, cfg.size)
+    script = Script()
+    items = game_items(args.seed, setup.layout, script, args.turns)
+    work = Path(tempfile.mkdtemp(prefix="bgref-bench-"))
+    frames_dir = work / "frames"
+    frames_dir.mkdir()
+    pickups: list[float] = []  # footage times at which the dice were picked up
+    had_dice = False
+    start = time.perf_counter()
+    n = 0
+    for t, frame, truth in footage(items, setup, args.camera_seed, cfg):
+        cv2.imwrite(str(frames_dir / f"frame{n:05d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        n += 1
+        if truth is not None:
+            if had_dice and not truth["dice"]:
+                pickups.append(t)
+            had_dice = bool(truth["dice"])
+    print(f"rendered {n} frames of {len(items)} readings in {time.perf_counter() - start:.0f} s; injected: {script.events}")
+
+    settings = Settings(rules=Rules(match_length=5), players=("Ann", "Bob"), dark_right_half=dark_right_half(setup.layout))
+    truth_service = RefereeService(settings, work / "truth", None)
+    truth_flags = [n for item in items for n in truth_service.handle(Seen.from_reading(item["reading"])).notes if n.level != "info"]
+
+    source = FolderSource(frames_dir, fps=args.fps)
+    source.open()
+    first = next(iter(source.frames()))[1]
+    cal = calibrate(CalibrationConfig(), first)
+    service = RefereeService(settings, work / "seen", None)
+    pipeline = FramePipeline(BoardReader(cal), service)
+    latencies: list[float] = []
+    flags = []
+    begin = time.perf_counter()
+    for t, frame in source.frames():
+        tick = time.perf_counter()
+        outcome = pipeline.feed(t, frame)
+        if outcome is None:
+            continue
+        flags += [n for n in outcome.notes if n.level != "info"]
+        if outcome.verdict is not None:
+            waited = min((t - p for p in pickups if p <= t), default=0.0)
+            latencies.append(waited + (time.perf_counter() - tick))
+    wall = time.perf_counter() - begin
+    stats = pipeline.stats
+    print(f"pipeline: {stats.frames} frames in {wall:.1f} s = {stats.frames / wall:.1f} frames/s sustained; {stats.reads} readings, "
+          f"median read {1000 * statistics.median(stats.read_seconds):.0f} ms, max {1000 * max(stats.read_seconds):.0f} ms")
+    if latencies:
+        print(f"dice picked up -> verdict: median {1000 * statistics.median(latencies):.0f} ms, max {1000 * max(latencies):.0f} ms "
+              f"over {len(latencies)} verdicts (settle wait {pipeline.settle_cfg.settle_seconds} s included, at {args.fps:g} fps)")
+    same = service.record() == truth_service.record()
+    print(f"recorded match equals the game played: {same}; events {len(service.events)} vs {len(truth_service.events)}")
+    print(f"flags raised: {len(flags)} (from the true readings: {len(truth_flags)}); same flags: {[f.text for f in flags] == [f.text for f in truth_flags]}")
+    for note in flags:
+        print(f"  {note.level}: {note.text}")
+    print(f"frames and files in {work}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
