@@ -3,7 +3,6 @@ illegal plays and irregularities."""
 
 import random
 
-import pytest
 
 from engine import Position, legal_plays
 from engine.board import Board

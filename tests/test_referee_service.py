@@ -1,7 +1,6 @@
 """The service end to end on the bundled recording: verdicts, LEDs, journal, match files,
 and resuming after the process is killed mid-game."""
 
-import json
 import random
 import subprocess
 import sys
