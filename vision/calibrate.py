@@ -33,7 +33,7 @@ from vision.board import (
 from vision.config import CalibrationConfig, ReaderConfig
 from vision.errors import BoardNotFoundError, CalibrationError, StartPositionNotFoundError
 from vision.geometry import START_POINTS, BoardGeometry, Layout, checker_centre
-from vision.profiles import ColourClass, Profiles, frame_band, lab_image, sample_profiles
+from vision.profiles import ColourClass, frame_band, lab_image, sample_profiles
 
 Image = NDArray[np.uint8]
 FORMAT_VERSION = 1

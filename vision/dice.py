@@ -39,8 +39,8 @@ class DiceConfig:
     pip_sigma: float = 0.05  # smoothing of the colour distance, fraction of the side
     pip_spacing: float = 0.2  # two pips are at least this far apart (fraction of the side)
     pip_min_contrast: float = 14.0  # smoothed Lab distance of a pip from the face
-    pip_rel_height: float = 0.45  # a pip peak is at least this fraction of the strongest
-    pip_min_gap: float = 0.15  # pips must stand out from the next peak by this fraction of the strongest
+    pip_rel_height: float = 0.72  # a pip peak is at least this fraction of the strongest
+    pip_min_gap: float = 0.1  # pips must stand out from the next peak by this fraction of the strongest
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,12 +132,36 @@ def _split_blob(blob: Image, side: float, split_depth: float) -> list[Image]:
     peaks = (dist >= split_depth * side).astype(np.uint8)
     n, labels = cv2.connectedComponents(peaks)
     if n <= 2:
-        return [blob]
+        return _kmeans_split(blob, side)
     markers = labels.astype(np.int32) + 1
     markers[(blob > 0) & (peaks == 0)] = 0
     colour = cv2.cvtColor(blob, cv2.COLOR_GRAY2BGR)
     cv2.watershed(colour, markers)
     return [((markers == i + 1) & (blob > 0)).astype(np.uint8) * 255 for i in range(1, n)]
+
+
+def _kmeans_split(blob: Image, side: float, iterations: int = 10) -> list[Image]:
+    """Split a blob of about k dice areas into k compact parts (deterministic k-means on pixel positions)."""
+    ys, xs = np.nonzero(blob)
+    k = int(round(len(xs) / (side * side)))
+    if k < 2:
+        return [blob]
+    k = min(k, 6)
+    pts = np.column_stack([xs, ys]).astype(np.float64)
+    centres = [pts[np.argmin(pts.sum(axis=1))]]
+    for _ in range(1, k):  # farthest-point start: no random numbers
+        d = np.min([((pts - c) ** 2).sum(axis=1) for c in centres], axis=0)
+        centres.append(pts[int(np.argmax(d))])
+    cen = np.array(centres)
+    for _ in range(iterations):
+        label = np.argmin(((pts[:, None, :] - cen[None, :, :]) ** 2).sum(axis=2), axis=1)
+        cen = np.array([pts[label == i].mean(axis=0) if (label == i).any() else cen[i] for i in range(k)])
+    parts = []
+    for i in range(k):
+        part = np.zeros_like(blob)
+        part[ys[label == i], xs[label == i]] = 255
+        parts.append(part)
+    return parts
 
 
 def _typical_side(areas: list[float], cfg: DiceConfig, short: int) -> float:
