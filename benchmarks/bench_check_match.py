@@ -6,7 +6,7 @@ Times the command's own work (read every file, replay every play through the
 rules, write the JSON report) in-process, best of ``--repeat`` runs, and also one
 run of the installed ``bgref check-match --json`` as a subprocess (start-up
 included).  ``--all-round-trips`` also checks the .mat and SGF round trips on
-every match (the test suite does SGF on a seeded 40); ``--gnubg`` also checks
+every match (as the test suite does); ``--gnubg`` also checks
 that GNU Backgammon reads our .mat output of every match as the same games.
 """
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import itertools
 import os
-import random
 import re
 from pathlib import Path
 
@@ -107,13 +106,9 @@ def test_mat_reader_writer_reader_round_trip_on_every_shared_match():
 
 
 @needs_matches
-def test_sgf_round_trip_on_a_seeded_sample_of_shared_matches():
-    """All 230 take about 25 s; the suite checks a seeded 40 (the script
-    ``benchmarks/bench_check_match.py --all-round-trips`` checks every one)."""
-    paths = sorted(corpus())
-    for path in random.Random(20261121).sample(paths, 40):
-        match = corpus()[path].match
-        assert read_sgf(write_sgf(match), str(path)) == match, path.name
+def test_sgf_writer_reader_round_trip_on_every_shared_match():
+    for path, done in corpus().items():
+        assert read_sgf(write_sgf(done.match), str(path)) == done.match, path.name
 
 
 @needs_matches
