@@ -150,6 +150,13 @@ def _leather_loglik(cal: Calibration, prof: NDArray[np.float32], floor: float) -
     return np.maximum(-0.5 * (z * z).sum(axis=-1), floor)
 
 
+def _alike(cfg: ReaderConfig, inlay: ColourClass, leather: tuple[ColourClass, ...]) -> NDArray[np.bool_]:
+    """Which points' leather has (nearly) the colour of this inlay."""
+    a = np.asarray(inlay.mean, np.float32)
+    std = np.asarray(cfg.min_std, np.float32)
+    return np.array([float(np.sqrt((((np.asarray(l.mean) - a) / std) ** 2).sum())) < cfg.alike_distance for l in leather])
+
+
 def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_]) -> list[StackReading]:
     """Counts on all 24 points at once: profiles (24, S, 3) -> readings; ``ignore`` (24, S) marks dice and cube."""
     fl = cfg.loglik_floor
@@ -161,10 +168,16 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         bg = np.maximum(-0.5 * (z * z).sum(axis=-1), fl)
         lea, field = np.maximum(lea, bg), np.maximum(field, bg)
     ll = np.stack([np.stack([cop, dark, lea, field], axis=1), np.stack([cop, light, lea, field], axis=1)], axis=1)
+    raw = ll.copy()  # how well the colours are explained at all (for occlusion), before the next step
+    # a checker whose inlay is the point's own leather shows only by its copper rim: its inlay is no evidence
+    for c, name in enumerate(("dark", "light")):
+        same = _alike(cfg, cal.classes[name], cal.leather)
+        ll[same, c, INLAY] = ll[same, c, LEATHER]
     s1 = np.arange(0.0, cfg.profile_length, cfg.profile_step)
     near_frame = np.tile(s1 < cfg.base_skip, len(cfg.lateral_lines))  # the frame's bevel shades the first millimetres
     ignore = ignore | near_frame[None, :]
     ll *= ~ignore[:, None, None, :]  # a die or the cube on a point says nothing about its checkers
+    raw *= ~ignore[:, None, None, :]
     seen = np.maximum((~ignore).sum(axis=1), 1)
     foreign = ((np.max(np.stack([cop, dark, light, field, lea]), axis=0) < cfg.unexplained_loglik) & ~ignore).sum(axis=1) / seen
     table = point_label_table(cfg)
@@ -174,7 +187,7 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     fits = np.empty(24)
     for i in range(24):
         c, n, d = np.unravel_index(int(np.argmax(full[i])), full[i].shape)
-        fits[i] = float(ll[i, c, table[n, d], np.arange(table.shape[-1])].sum()) / seen[i]
+        fits[i] = float(raw[i, c, table[n, d], np.arange(table.shape[-1])].sum()) / seen[i]
     covered = (foreign > cfg.occluded_fraction) | (fits < cfg.min_mean_fit)
     if covered.any():  # something is over the board: be stricter with every point it may reach
         covered |= (foreign > cfg.occluded_fraction * cfg.strict_share) | (fits < cfg.min_mean_fit * cfg.strict_share)
