@@ -44,7 +44,8 @@ class FrameSource(Protocol):
 
 
 class FolderSource:
-    """Images in a folder, in name order; ``fps`` gives their times."""
+    """Images in a folder, in name order; ``fps`` gives their times (a file
+    ``fps.txt`` in the folder, when there is one, says the rate it was taken at)."""
 
     def __init__(self, folder: Path, fps: float = 10.0) -> None:
         self.folder = folder
@@ -56,6 +57,12 @@ class FolderSource:
         if not self.folder.is_dir():
             raise CameraError(f"{self.folder} is not a folder of images")
         self._files = sorted((p for p in self.folder.iterdir() if p.suffix.lower() in _IMAGE_SUFFIXES), key=_natural)
+        rate = self.folder / "fps.txt"
+        if rate.is_file():
+            try:
+                self.fps = float(rate.read_text().strip())
+            except ValueError:
+                raise CameraError(f"{rate} should hold the frame rate, a number") from None
         if not self._files:
             raise CameraError(f"{self.folder} holds no images ({', '.join(sorted(_IMAGE_SUFFIXES))})")
 

@@ -264,7 +264,7 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     blobs = []
     for c in contours:
-        if cv2.contourArea(c) < (cfg.blob_min_side * ppm) ** 2 * 0.6:
+        if cv2.contourArea(c) < (cfg.blob_min_side * ppm) ** 2 * cfg.min_fill:
             continue
         (cx, cy), (w, h), ang = cv2.minAreaRect(c)
         short, long = sorted((w / ppm, h / ppm))
@@ -289,7 +289,7 @@ def _top_face(cfg: ReaderConfig, canon: Image, lab: Image, blob: WhiteBlob) -> t
     m = mask[y:y + h, x:x + w].astype(bool)
     vals = sub[m].astype(np.uint8)
     thr, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    lo = np.percentile(vals, 15)
+    lo = np.percentile(vals, cfg.pip_percentile)
     bright = ((sub > max(thr, lo)) & m).astype(np.uint8)
     k = max(3, int(round(cfg.px_per_mm * 2)) | 1)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -395,7 +395,8 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, blob: WhiteBlob
 def _is_centre(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
     geo: BoardGeometry = cfg.geometry
     b0, b1 = geo.bar_x
-    return b0 - 5 <= xy[0] <= b1 + 5 and abs(xy[1] - geo.depth / 2) <= cfg.cube_centre_radius
+    m = cfg.cube_centre_margin
+    return b0 - m <= xy[0] <= b1 + m and abs(xy[1] - geo.depth / 2) <= cfg.cube_centre_radius
 
 
 # ----------------------------------------------------------------------------- the reading
