@@ -48,6 +48,7 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="bgref-bench-"))
     frames_dir = work / "frames"
     frames_dir.mkdir()
+    (frames_dir / "fps.txt").write_text(f"{args.fps:g}\n")
     pickups: list[float] = []  # footage times at which the dice were picked up
     had_dice = False
     start = time.perf_counter()

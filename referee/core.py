@@ -328,7 +328,7 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         return ref, _say(Note("the checkers moved before the roll: put them back", "warning"), signals=[Signal("look_needed", ())])
     d1, d2 = seen.dice[0].value, seen.dice[1].value
     assert d1 is not None and d2 is not None  # _roll_problem refuses unreadable dice
-    event = Roll(player, (d1, d2))
+    event = Roll(player, (max(d1, d2), min(d1, d2)))  # where each die landed means nothing
     ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True)
     plays = legal_plays(ref.game.position, (d1, d2))
     note = f"{ref.settings.players[player]} rolled {max(d1, d2)}-{min(d1, d2)}"

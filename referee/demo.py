@@ -17,7 +17,7 @@ import tempfile
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 from engine.game import Rules
 from firmware_bridge import Signals, SimulatedBoard
@@ -31,6 +31,8 @@ RECORDING = "demo-game.jsonl"
 def register(subparsers: Any) -> None:
     demo = subparsers.add_parser("demo", help="referee a bundled recorded game with simulated LEDs")
     demo.add_argument("--recording", type=Path, help="a recording of board readings (JSON lines); default: the bundled game")
+    demo.add_argument("--video", help="camera footage instead (a video file or a folder of frames, e.g. from `python -m referee.footage`): calibrated on its first frame, then settled, read and refereed frame by frame")
+    demo.add_argument("--calibration", type=Path, help="with --video: a calibration file instead of calibrating on the first frame")
     demo.add_argument("--out", type=Path, help="match folder to write the journal, .mat and SGF into (default: a temporary folder)")
     demo.add_argument("--mode", choices=[m.value for m in Mode], default="referee")
     demo.add_argument("--realtime", action="store_true", help="play the recording at the speed it was made")
@@ -95,11 +97,52 @@ def load_recording(path: Path | None) -> tuple[dict[str, Any], list[dict[str, An
     return header, items
 
 
+def _reading_steps(items: list[dict[str, Any]], handle: Callable[[Seen], Any]) -> Iterator[tuple[float, Callable[[], Any]]]:
+    for item in items:
+        yield float(item.get("t", 0.0)), lambda item=item: handle(Seen.from_reading(item["reading"]))
+
+
+def _video_steps(source: Any, pipeline: Any) -> Iterator[tuple[float, Callable[[], Any]]]:
+    for t, frame in source.frames():
+        yield t, lambda t=t, frame=frame: pipeline.feed(t, frame)
+
+
+def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
+    """The footage, opened; its calibration; and the half on dark's right."""
+    from vision import BoardReader, CalibrationConfig, calibrate, load_calibration
+    from vision.camera import CameraError, open_source
+    from vision.errors import VisionError
+
+    from .commands import dark_right_half
+
+    try:
+        source = open_source(args.video)
+        source.open()
+        if args.calibration:
+            cal = load_calibration(args.calibration)
+        else:
+            first = next(iter(source.frames()), None)
+            if first is None:
+                raise SystemExit(f"bgref demo: {args.video} holds no frames")
+            cal = calibrate(CalibrationConfig(), first[1])
+            source.close()
+            source.open()
+    except (CameraError, VisionError) as exc:
+        raise SystemExit(f"bgref demo: {exc}") from None
+    return source, BoardReader(cal), dark_right_half(cal)
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.ERROR, format="%(message)s")  # notes are printed below
     header, items = load_recording(args.recording)
+    video = _open_video(args) if args.video else None
     players = tuple(header.get("players", ("Dark", "Light")))
-    settings = Settings(rules=Rules(match_length=3), players=(players[0], players[1]), mode=Mode(args.mode))
+    settings = Settings(
+        rules=Rules(match_length=3),
+        players=(players[0], players[1]),
+        mode=Mode(args.mode),
+        dark_right_half=video[2] if video else "home",
+    )
     folder = args.out or Path(tempfile.mkdtemp(prefix="bgref-demo-"))
     if (folder / "match.journal").exists():
         print(f"bgref demo: {folder} already holds a match; give another --out folder", file=sys.stderr)
@@ -112,19 +155,30 @@ def run(args: argparse.Namespace) -> int:
     web = _start_web(service, args.web, out) if args.web else None
     if args.web and web is None:
         return 2
-    handle = web.handle if web is not None else service.handle
-    out.write(f"bgref demo: refereeing {header.get('recording', 'a recording')} ({len(items)} readings), simulated LEDs\n")
+    target: Any = web if web is not None else service
+    if video is not None:
+        from .pipeline import FramePipeline
+
+        pipeline = FramePipeline(video[1], target)
+        steps = _video_steps(video[0], pipeline)
+        what = f"the footage {args.video}"
+    else:
+        steps = _reading_steps(items, target.handle)
+        what = f"{header.get('recording', 'a recording')} ({len(items)} readings)"
+    out.write(f"bgref demo: refereeing {what}, simulated LEDs\n")
     out.write(f"players: {settings.players[0]} (dark) and {settings.players[1]} (light); match folder {folder}\n\n")
     started = time.perf_counter()
     notes: list[Note] = []
     service.listeners.on_note.append(notes.append)
     shown = board.current
-    for item in _timed(items, clock, args.realtime):
+    count = 0
+    for t, feed in _timed(steps, clock, args.realtime):
         before = len(notes)
-        handle(Seen.from_reading(item["reading"]))
+        feed()
+        count += 1
         for note in notes[before:]:
             mark = {"illegal": "!!", "warning": " !"}.get(note.level, "  ")
-            out.write(f"{item['t']:7.1f}s {mark} {note.text}\n")
+            out.write(f"{t:7.1f}s {mark} {note.text}\n")
         if board.current != shown:
             shown = board.current
             if args.leds == "changes" or (args.leds == "illegal" and any(n.level == "illegal" for n in notes[before:])):
@@ -139,7 +193,8 @@ def run(args: argparse.Namespace) -> int:
     service.write_records()
     service.close()
     record_text = (folder / "match.mat").read_text(encoding="utf-8")
-    out.write(f"\nprocessed {len(items)} readings in {took:.2f} s; files in {folder}:\n")
+    unit = "frames" if video is not None else "readings"
+    out.write(f"\nprocessed {count} {unit} in {took:.2f} s; files in {folder}:\n")
     for name in sorted(p.name for p in folder.iterdir()):
         out.write(f"  {name}\n")
     out.write("\nthe recorded match (.mat, as GNU Backgammon and eXtreme Gammon import it):\n\n")
@@ -157,15 +212,14 @@ class _Clock:
         return self.now
 
 
-def _timed(items: list[dict[str, Any]], clock: _Clock, realtime: bool) -> Iterator[dict[str, Any]]:
+def _timed(steps: Iterator[tuple[float, Callable[[], Any]]], clock: _Clock, realtime: bool) -> Iterator[tuple[float, Callable[[], Any]]]:
     last = None
-    for item in items:
-        t = float(item.get("t", 0.0))
+    for t, feed in steps:
         if realtime and last is not None:
             time.sleep(max(0.0, t - last))
         last = t
         clock.now = t
-        yield item
+        yield t, feed
 
 
 def _draw(out: TextIO, board: SimulatedBoard) -> None:

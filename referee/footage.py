@@ -115,12 +115,21 @@ def footage(
         scene = placer.scene(reading)
         occluded = bool(reading.get("occluded"))
         count = cfg.arm_frames if occluded else cfg.hold_frames
-        for _ in range(count):
-            frame_seed += 1
+        frame_seed += 1
+        # A still board is painted once (checkers do not jitter between frames);
+        # each frame has its own sensor noise.  A passing arm moves every frame.
+        canvas = None if occluded else paint_scene(np.random.default_rng(frame_seed), scene, board, setup.palette, cam, geo)
+        for k in range(count):
             shown = with_arm(rng, scene) if occluded else scene
-            frame_rng = np.random.default_rng(frame_seed)
-            canvas = paint_scene(frame_rng, shown, board, setup.palette, cam, geo)
-            yield t, photograph(frame_rng, canvas, cam, setup.palette, geo, 0.0), None if occluded else shown.reading()
+            if occluded:
+                canvas = paint_scene(np.random.default_rng(frame_seed), shown, board, setup.palette, cam, geo)
+            assert canvas is not None
+            # One seed for the photograph keeps the table around the board still;
+            # the sensor's own noise changes from frame to frame.
+            image = photograph(np.random.default_rng(seed), canvas, cam, setup.palette, geo, 0.0)
+            grain = rng.normal(0.0, 0.7 * cam.noise, image.shape)
+            image = np.clip(image + grain, 0, 255).astype(np.uint8)
+            yield t, image, None if occluded else shown.reading()
             t += 1.0 / cfg.fps
 
 
@@ -168,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         folder = args.output
         folder.mkdir(parents=True, exist_ok=True)
+        (folder / "fps.txt").write_text(f"{cfg.fps:g}\n")
     n = 0
     for _, frame, _truth in footage(items, setup, args.camera_seed, cfg):
         if writer is not None:
