@@ -3,20 +3,37 @@
 No I/O, no clock, no randomness, no third-party imports.
 """
 
-from .plays import Hop, Play, PlayError, apply_hops, format_hops, legal_plays, play_for
+from .game import Rules
+from .ids import MatchId, Xgid
+from .judge import Verdict, judge
+from .mat import read_mat, write_mat
+from .plays import Hop, Play, PlayError, apply_hops, format_hops, legal_plays, parse_play, play_for
 from .position import BAR, OFF, Position, PositionError, Problem
+from .replay import replay
+from .sgf import read_sgf, write_sgf
 
 __all__ = [
     "BAR",
     "OFF",
     "Hop",
+    "MatchId",
     "Play",
     "PlayError",
     "Position",
     "PositionError",
     "Problem",
+    "Rules",
+    "Verdict",
+    "Xgid",
     "apply_hops",
     "format_hops",
+    "judge",
     "legal_plays",
+    "parse_play",
     "play_for",
+    "read_mat",
+    "read_sgf",
+    "replay",
+    "write_mat",
+    "write_sgf",
 ]

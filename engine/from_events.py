@@ -20,22 +20,37 @@ def record_from_events(players: tuple[str, str], rules: flow.Rules, events: Iter
     games: list[record.Game] = []
     actions: list[record.Action] = []
     score = match.score
+    resigning: record.Resign | None = None  # offered, not yet accepted or rejected
     for event in events:
         before = match.game
         assert before is not None
         action = _action(before, event)
         match = flow.apply_to_match(match, event)
-        if action is not None:
+        if isinstance(action, record.Resign):
+            resigning = action  # recorded only if it is accepted
+        elif action is not None:
             actions.append(action)
+        if isinstance(event, flow.RejectResignation):
+            resigning = None
         if match.games_played > len(games):
+            if isinstance(event, flow.AcceptResignation) and resigning is not None:
+                actions.append(resigning)
+            resigning = None
             result = match.last_result
             assert result is not None
-            games.append(record.Game(score, tuple(actions), record.Result(result.winner, result.points, result.how == "resignation")))
+            games.append(_game(score, actions, before, record.Result(result.winner, result.points, result.how == "resignation")))
             actions = []
             score = match.score
     if actions:
-        games.append(record.Game(score, tuple(actions), None))
+        assert match.game is not None
+        games.append(_game(score, actions, match.game, None))
     return record.Match(players, rules, tuple(games))
+
+
+def _game(score: tuple[int, int], actions: list[record.Action], game: flow.Game, result: record.Result | None) -> record.Game:
+    # The cube when play started: above 1 after automatic doubles.
+    start_cube = 2 ** game.automatic_doubles
+    return record.Game(score, tuple(actions), result, cube=start_cube)
 
 
 def _action(game: flow.Game, event: flow.Event) -> record.Action | None:

@@ -138,31 +138,33 @@ def _mover_point(opponent_point: int) -> int:
     return 25 if opponent_point == 25 else 25 - opponent_point
 
 
-def _hit_points(before: Position, mine: Side, theirs: Side) -> list[int]:
-    """Opponent's indices of blots that the mover now stands on (and so hit)."""
+def _removed_blots(before: Position, theirs: Side) -> list[int]:
+    """Opponent's indices of blots that are gone: hit, on the way or where the mover stopped."""
     was = before.opponent
-    return [i for i in range(24) if was[i] == 1 and theirs[i] == 0 and mine[23 - i] > 0]
+    return [i for i in range(24) if was[i] == 1 and theirs[i] == 0]
 
 
 def _hits_not_on_bar(before: Position, mine: Side, theirs: Side) -> int:
-    return max(len(_hit_points(before, mine, theirs)) - max(theirs[24] - before.opponent[24], 0), 0)
+    return max(len(_removed_blots(before, theirs)) - max(theirs[24] - before.opponent[24], 0), 0)
 
 
 def _opponent_faults(before: Position, mine: Side, theirs: Side) -> list[Reason]:
-    """The opponent's checkers may only go from a blot the mover landed on to the bar."""
+    """The opponent's checkers may only go from blots the mover hit to the bar."""
     out = []
     was = before.opponent
-    lost = [i for i in range(24) if theirs[i] < was[i]]
+    removed = _removed_blots(before, theirs)
+    lost = [i for i in range(24) if theirs[i] < was[i] and i not in removed]
     gained = [i for i in range(24) if theirs[i] > was[i]]
-    hit_points = _hit_points(before, mine, theirs)
     bar_gain = theirs[24] - was[24]
-    if gained or bar_gain < 0 or any(i not in hit_points for i in lost):
-        moved = tuple(_mover_point(i + 1) for i in lost + gained if i not in hit_points)
-        if moved or bar_gain < 0:
-            out.append(Reason(Fault.OPPONENT_MOVED, "the opponent's checkers were moved: only the mover's checkers may move", moved or (25,)))
-    missing = len(hit_points) - max(bar_gain, 0)
+    if lost or gained or bar_gain < 0:
+        moved = tuple(_mover_point(i + 1) for i in lost + gained) or (25,)
+        out.append(Reason(Fault.OPPONENT_MOVED, "the opponent's checkers were moved: only the mover's checkers may move", moved))
+    missing = len(removed) - max(bar_gain, 0)
     if missing > 0:
-        pts = tuple(_mover_point(i + 1) for i in hit_points)
+        # Name the blots where the mover now stands first: those were surely hit.
+        stood_on = [i for i in removed if mine[23 - i] > 0]
+        named = (stood_on + [i for i in removed if i not in stood_on])[:missing]
+        pts = tuple(_mover_point(i + 1) for i in named)
         words = ", ".join(str(p) for p in pts)
         out.append(Reason(Fault.HIT_NOT_ON_BAR, f"the checker hit on {words} was not put on the bar", pts))
     return out

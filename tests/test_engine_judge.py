@@ -158,3 +158,17 @@ def test_judge_accepts_exactly_the_results_of_plays(index, pick, nudge):
     if not verdict.legal:
         assert verdict.reasons and all(r.text for r in verdict.reasons)
         assert verdict.closest or not plays
+
+
+def test_a_hit_on_the_way_is_a_hit_not_the_opponent_moving():
+    # 6-4: 24/18* hits a blot on 18, then 18/14 goes on; the hit checker is on the bar.
+    before = Position.from_counts({24: 2, 13: 5, 8: 3, 6: 5}, {13: 5, 8: 3, 6: 4, 7: 1, 24: 2})
+    legal = apply_hops(before, [Hop(24, 18), Hop(18, 14)])
+    assert judge(before, (6, 4), legal).legal
+    # The same, but 18/13 (a 5): only the numbers are wrong, nothing about the opponent.
+    wrong = apply_hops(before, [Hop(24, 18), Hop(18, 13)])
+    v = judge(before, (6, 4), wrong)
+    assert faults(v) == [Fault.NOT_THE_DICE]
+    # Hit on the way and the checker left off the board.
+    v = judge(before, (6, 4), edit(legal, theirs={25: 0}))
+    assert faults(v) == [Fault.HIT_NOT_ON_BAR] and v.points == (18,)
