@@ -223,13 +223,10 @@ def inner_rectangle(geo: BoardGeometry) -> Points:
     return np.array([[f, f], [geo.width - f, f], [geo.width - f, geo.depth - f], [f, geo.depth - f]], np.float64)
 
 
-def locate_board(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry) -> tuple[Lens, NDArray[np.float64]]:
-    """Lens and homography (undistorted image pixels -> canonical mm) of the board in ``image``.
-
-    Each leather prior gives a fit; the one whose leather best matches the ideal points wins.
-    """
+def board_candidates(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry) -> list[tuple[float, Lens, NDArray[np.float64]]]:
+    """Every fit of the board (one per leather prior), best ECC alignment first."""
     h, w = image.shape[:2]
-    best: tuple[float, Lens, NDArray[np.float64]] | None = None
+    fits: list[tuple[float, Lens, NDArray[np.float64]]] = []
     error: BoardNotFoundError | None = None
     for prior in cfg.priors:
         try:
@@ -241,11 +238,26 @@ def locate_board(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry) -> tu
             error = exc
             continue
         hom, score = refine_homography(cfg, image, lens, homography_from_corners(quad, geo), geo, prior)
-        if best is None or score > best[0]:
-            best = (score, lens, hom)
-    if best is None:
+        fits.append((score, lens, hom))
+    if not fits:
         raise error or BoardNotFoundError("no board found")
-    return best[1], best[2]
+    return sorted(fits, key=lambda f: -f[0])
+
+
+def locate_board(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry) -> tuple[Lens, NDArray[np.float64]]:
+    """Lens and homography (undistorted image pixels -> canonical mm) of the board in ``image``.
+
+    Each leather prior gives a fit; the one whose leather best matches the ideal points wins.
+    """
+    _, lens, hom = board_candidates(cfg, image, geo)[0]
+    return lens, hom
+
+
+def rescaled(hom: NDArray[np.float64], geo: BoardGeometry, factor: float, shift: tuple[float, float] = (0.0, 0.0)) -> NDArray[np.float64]:
+    """The homography with the canonical plane scaled by ``factor`` about the board's centre, then shifted (mm)."""
+    cx, cy = geo.centre
+    s = np.array([[factor, 0, cx * (1 - factor) + shift[0]], [0, factor, cy * (1 - factor) + shift[1]], [0, 0, 1]])
+    return s @ hom
 
 
 def points_template(geo: BoardGeometry, ppm: float) -> NDArray[np.float32]:

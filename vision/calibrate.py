@@ -25,7 +25,8 @@ from vision.board import (
     Lens,
     canonical_maps,
     homography_from_corners,
-    locate_board,
+    board_candidates,
+    rescaled,
     order_corners,
     refine_homography,
     to_canonical,
@@ -218,20 +219,37 @@ def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layo
 def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64] | None = None) -> Calibration:
     """Calibrate on one image of the start position (no dice, cube in the middle).
 
+    The board's fits (each leather prior, then each slightly rescaled) are tried in turn; the
+    first that reads back as the start position is kept, since the position is known.
     Raises :class:`BoardNotFoundError` or :class:`StartPositionNotFoundError`.
     """
-    from vision.read import read_board  # the check reads the image back
-
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
         raise BoardNotFoundError("not a colour image of a usable size")
-    geo, rcfg = cfg.reader.geometry, cfg.reader
+    geo = cfg.reader.geometry
     h, w = image.shape[:2]
     if corners is None:
-        lens, hom = locate_board(cfg.finder, image, geo)
+        fits = [(lens, hom) for _, lens, hom in board_candidates(cfg.finder, image, geo)]
     else:
         lens = Lens(0.0, (w / 2.0, h / 2.0), float(max(w, h)))
         hom = homography_from_corners(order_corners(corners), geo, outer=True)
-        hom, _ = refine_homography(cfg.finder, image, lens, hom, geo)
+        fits = [(lens, refine_homography(cfg.finder, image, lens, hom, geo)[0])]
+    tries = fits + [(lens, rescaled(hom, geo, f, d)) for f, d in cfg.perturbations for lens, hom in fits[:1]]
+    failure: StartPositionNotFoundError | None = None
+    for lens, hom in tries:
+        try:
+            return _calibrate_on(cfg, image, lens, hom)
+        except StartPositionNotFoundError as exc:
+            failure = failure or exc
+    assert failure is not None
+    raise failure
+
+
+def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64]) -> Calibration:
+    """Learn the set from the start position seen through one fit of the board, and check it."""
+    from vision.read import read_board  # the check reads the image back
+
+    geo, rcfg = cfg.reader.geometry, cfg.reader
+    h, w = image.shape[:2]
     maps = canonical_maps(lens, hom, geo, rcfg.px_per_mm)
     canon = to_canonical(image, maps)
     raw = np.median(frame_band(rcfg, canon), axis=0).astype(np.float64)

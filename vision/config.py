@@ -74,3 +74,8 @@ class CalibrationConfig:
     inlay_radius: float = 0.5  # radius sampled as inlay
     min_occupancy_contrast: float = 1.5  # texture ratio occupied / empty points at the start
     min_inlay_separation: float = 12.0  # Lab distance between dark and light inlays
+    # (scale, shift mm) of the best fit, tried in turn when it does not read as the start position
+    perturbations: tuple[tuple[float, tuple[float, float]], ...] = (
+        (0.97, (0.0, 0.0)), (1.03, (0.0, 0.0)), (1.0, (6.0, 0.0)), (1.0, (-6.0, 0.0)), (1.0, (0.0, 6.0)), (1.0, (0.0, -6.0)),
+        (0.94, (0.0, 0.0)), (1.06, (0.0, 0.0)), (1.0, (12.0, 0.0)), (1.0, (-12.0, 0.0)), (1.0, (0.0, 12.0)), (1.0, (0.0, -12.0)),
+    )
