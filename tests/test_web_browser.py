@@ -171,7 +171,7 @@ def test_a_replayed_play_appears_without_a_reload(page: Any, web: WebServer) -> 
     wait(page, lambda d: drawn_board(d)["points"]["8"]["count"] == 3, "three checkers on 8")
     assert_board_drawn(page, expected_board(web))
     page.get(web.url + "#moves")
-    wait(page, lambda d: "35: 13/10 13/8" in d.find_element(By.ID, "moves").text, "the play in the move list")
+    wait(page, lambda d: "53: 13/10 13/8" in d.find_element(By.ID, "moves").text, "the play in the move list")
 
 
 def test_an_illegal_play_shows_its_reasons_and_the_closest_plays(page: Any, web: WebServer) -> None:
