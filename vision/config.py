@@ -58,7 +58,7 @@ class ReaderConfig:
     flat_max_aspect: float = 1.22  # a cocked die's footprint is longer
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre
-    pip_percentile: float = 15.0  # darkest share of a cocked die's footprint taken as pips, not face
+    cocked_top_share: float = 0.9  # a cocked die's top face is this long (in footprint widths) along its lean
     alike_distance: float = 2.5  # inlay and leather closer than this (in class spreads) cannot be told apart
     checker_cost: float = 4.0  # log-likelihood a checker's evidence must exceed (shadows and dice edges are not checkers)
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain

@@ -281,25 +281,23 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
 
 
 def _top_face(cfg: ReaderConfig, canon: Image, lab: Image, blob: WhiteBlob) -> tuple[tuple[float, float], tuple[float, float], float]:
-    """Centre, size (px) and angle of the brightest face inside a cocked die's footprint."""
-    mask = np.zeros(lab.shape[:2], np.uint8)
-    cv2.drawContours(mask, [blob.contour], -1, 1, -1)
-    x, y, w, h = cv2.boundingRect(blob.contour)
-    sub = lab[y:y + h, x:x + w, 0]
-    m = mask[y:y + h, x:x + w].astype(bool)
-    vals = sub[m].astype(np.uint8)
-    thr, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    lo = np.percentile(vals, cfg.pip_percentile)
-    bright = ((sub > max(thr, lo)) & m).astype(np.uint8)
-    k = max(3, int(round(cfg.px_per_mm * 2)) | 1)
-    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        (cx, cy), (bw, bh), ang = cv2.minAreaRect(blob.contour)
-        return (cx, cy), (bw, bh), ang
-    c = max(contours, key=cv2.contourArea) + np.array([x, y])
-    (cx, cy), (bw, bh), ang = cv2.minAreaRect(c)
-    return (cx, cy), (bw, bh), ang
+    """Centre, size (px) and angle of a cocked die's top face: the lighter end of its footprint."""
+    (cx, cy), (w, h), ang = cv2.minAreaRect(blob.contour)
+    long_is_w = w >= h
+    length, short = (w, h) if long_is_w else (h, w)
+    top = min(short * cfg.cocked_top_share, length)
+    theta = np.deg2rad(ang if long_is_w else ang + 90.0)
+    u = np.array([np.cos(theta), np.sin(theta)])
+    best = None
+    for sign in (1.0, -1.0):
+        c = np.array([cx, cy]) + sign * u * (length - top) / 2
+        size = (top, short) if long_is_w else (short, top)
+        crop = _crop(lab, (float(c[0]), float(c[1])), size, ang, 16)
+        light = float(np.median(crop[..., 0]))
+        if best is None or light > best[0]:
+            best = (light, (float(c[0]), float(c[1])), size)
+    assert best is not None
+    return best[1], best[2], ang
 
 
 def _face_size(cfg: ReaderConfig, size_px: tuple[float, float], flat: bool) -> tuple[float, float]:
@@ -309,7 +307,7 @@ def _face_size(cfg: ReaderConfig, size_px: tuple[float, float], flat: bool) -> t
     if flat:
         return (edge * keep, edge * keep)
     w, h = size_px  # a cocked die's top face is foreshortened along one side
-    return (min(w, edge) * keep, min(h, edge) * keep)
+    return (w * keep, h * keep)
 
 
 def read_die(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: Image, blob: WhiteBlob) -> dict[str, Any]:
