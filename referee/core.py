@@ -102,12 +102,17 @@ class Seen:
         unsure = frozenset(
             i + 1 for i, c in enumerate((reading.get("confidence") or {}).get("points") or []) if c is not None and c < 0.6
         )
+        occluded = tuple(reading.get("occluded") or ())
+        if occluded:
+            # Hidden points carry no guess (null): nothing is judged on this reading.
+            points = [n if isinstance(n, int) else 0 for n in reading.get("points") or [0] * 24]
+            reading = {**reading, "points": points, "bar": {k: v or 0 for k, v in (reading.get("bar") or {}).items()}}
         return cls(
             board=Board.from_reading(reading),
             dice=dice,
             cube_value=cube.get("value") if cube else None,
             cube_position=cube.get("position") if cube else None,
-            occluded=tuple(reading.get("occluded") or ()),
+            occluded=occluded,
             unsure_points=unsure,
         )
 
@@ -270,6 +275,9 @@ def _roll_problem(ref: Referee, dice: tuple[SeenDie, ...], player: int, count: i
     if any(not d.flat for d in dice):
         return "a die is cocked"
     half = ref.settings.right_half(player)
+    if all(d.half == ref.settings.right_half(1 - player) for d in dice):
+        # Seen from above, a roll out of turn and a roll into the wrong half look alike.
+        return f"it is {ref.settings.players[player]}'s turn to roll, into {COLOURS[player]}'s right-hand half"
     if any(d.half != half for d in dice):
         return f"the dice must land in {COLOURS[player]}'s right-hand half"
     return None
@@ -423,6 +431,10 @@ def _result_note(ref: Referee, how: str) -> Note:
 
 
 def _in_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    if len(seen.dice) > 2:
+        opponent = 1 - ref.game.turn
+        names = ref.settings.players
+        return ref, _reroll(opponent, f"{names[opponent]} rolled before {names[ref.game.turn]} picked up the dice: that roll is void")
     if seen.dice:
         return ref, Outcome()  # the turn ends when the roller picks up the dice
     return _judge_seen(replace(ref, dice_on_board=False), seen)

@@ -90,7 +90,13 @@ class FramePipeline:
         read_done = self.clock()
         self.stats.reads += 1
         self.stats.read_seconds.append(read_done - start)
-        outcome = self.service.handle(Seen.from_reading(reading))
+        try:
+            seen = Seen.from_reading(reading)
+        except ValueError as exc:
+            self.stats.vision_errors += 1
+            self._report_once("malformed", f"a reading could not be used: {exc}")
+            return None
+        outcome = self.service.handle(seen)
         if outcome.verdict is not None:
             self.stats.verdict_seconds.append(self.clock() - start)
         return outcome

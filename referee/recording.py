@@ -31,6 +31,8 @@ class Script:
     wrong_die_turn: int = 5  # an illegal play, then corrected
     one_die_turn: int = 8  # an illegal play (one die only), accepted by the opponent rolling
     double_turn: int = 11  # the player on roll doubles, the opponent takes
+    out_of_turn_turn: int = 6  # the wrong player rolls first; the roll does not count
+    bar_not_entered: bool = True  # the first time a player is on the bar, they move another checker first
     equal_opening: bool = True
     dark_right_half: str = "home"
     events: list[str] = field(default_factory=list)  # what was injected, for tests
@@ -89,6 +91,11 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
         play = plays[rng.randint(0, len(plays) - 1)] if plays else None
         after = play.after if play else position
         wrong = _wrong_die(position, dice) if turn == script.wrong_die_turn and play is not None else None
+        if wrong is None and script.bar_not_entered and position.on_roll[24] and play is not None:
+            wrong = _bar_not_entered(position, dice)
+            if wrong is not None:
+                script.bar_not_entered = False
+                script.events.append(f"turn {turn}: moved while a checker waited on the bar, corrected")
         if turn == script.one_die_turn and play is not None and play.dice_used >= 2:
             after = apply_hops(position, play.hops[:1])  # only one die played
             script.events.append(f"turn {turn}: one die only, accepted as made")
@@ -99,7 +106,8 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
             yield emit(shown, occluded=True, dt=0.5)
             yield emit(shown, dt=0.5)  # dice picked up: judged illegal
             yield emit(shown, occluded=True, dt=1.0)  # the player corrects it
-            script.events.append(f"turn {turn}: wrong die, corrected")
+            if turn == script.wrong_die_turn:
+                script.events.append(f"turn {turn}: wrong die, corrected")
         board = Board.from_position(after, player)
         if wrong is None:
             yield emit(board, on_roll_dice, dt=1.0)  # checkers moved, dice still down
@@ -116,6 +124,11 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
             yield emit(board, occluded=True, dt=0.5)
             yield emit(board, dt=1.0)  # the cube turned to 2 and pushed to the opponent
             script.events.append(f"turn {turn}: {COLOURS[player]} doubles, {owner} takes by letting the roll go on")
+        if turn == script.out_of_turn_turn:
+            other = (rng.randint(1, 6), rng.randint(1, 6))
+            yield emit(board, [_die(other[0], _half(script, 1 - player)), _die(other[1], _half(script, 1 - player))], dt=1.0)
+            yield emit(board, occluded=True, dt=0.5)  # picked up again
+            script.events.append(f"turn {turn}: {COLOURS[1 - player]} rolled out of turn")
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         half = _half(script, player)
         if turn == script.cocked_die_turn:
@@ -124,6 +137,17 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
             script.events.append(f"turn {turn}: cocked die, rolled again")
             dice = (rng.randint(1, 6), rng.randint(1, 6))
         yield emit(board, [_die(dice[0], half), _die(dice[1], half)], dt=1.0)
+
+
+def _bar_not_entered(position: Position, dice: tuple[int, int]) -> Position | None:
+    """A checker moved by the higher die while one still waits on the bar."""
+    for src in range(24, 0, -1):
+        if position.on_roll[src - 1] and src - dice[0] >= 1:
+            try:
+                return apply_hops(position, [Hop(src, src - dice[0])])
+            except ValueError:
+                continue
+    return None
 
 
 def _wrong_die(position: Position, dice: tuple[int, int]) -> Position | None:

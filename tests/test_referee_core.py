@@ -133,7 +133,7 @@ def test_cocked_die_and_wrong_half_call_a_reroll():
     assert out.signals[0].kind == "reroll_needed" and "cocked" in out.notes[0].text
     wrong_half = tuple(SeenDie(d.value, True, t.settings.right_half(0)) for d in dice_in(t.settings, 1, 3, 1))
     out = t.see(board, wrong_half)
-    assert out.signals[0].kind == "reroll_needed" and "right-hand half" in out.notes[0].text
+    assert out.signals[0].kind == "reroll_needed" and "Bob's turn to roll, into light's right-hand half" in out.notes[0].text
     assert t.ref.game.phase is Phase.ROLL
 
 
@@ -223,3 +223,23 @@ def test_mode_button_cycles_modes():
     t = Table()
     out = t.press("mode")
     assert t.ref.settings.mode is Mode.TEACH and "teach" in out.notes[0].text
+
+
+def test_roll_out_of_turn_is_refused():
+    t = Table()
+    t.opening(5, 2)
+    g = t.ref.game
+    after = legal_plays(g.position, g.dice)[0].after
+    t.play(Board.from_position(after, 0), dice_in(t.settings, 0, 5, 2))
+    out = t.see(board_of(t.ref), dice_in(t.settings, 0, 6, 6))  # dark rolls again: light's turn
+    assert out.signals[0].kind == "reroll_needed" and "Bob's turn to roll" in out.notes[0].text
+    assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 1
+
+
+def test_roll_while_the_mover_still_has_dice_down_is_void():
+    t = Table()
+    t.opening(5, 2)
+    g = t.ref.game
+    after = Board.from_position(legal_plays(g.position, g.dice)[0].after, 0)
+    out = t.see(after, dice_in(t.settings, 0, 5, 2) + dice_in(t.settings, 1, 6, 6))
+    assert "roll is void" in out.notes[0].text and t.ref.game.phase is Phase.MOVE

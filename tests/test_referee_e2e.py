@@ -23,7 +23,9 @@ vision = pytest.importorskip("vision")
 def game(tmp_path_factory):
     cfg = FootageConfig(size=(1280, 720))
     setup = scripted_setup(5, cfg.size)
-    script = Script(cocked_die_turn=1, wrong_die_turn=2, one_die_turn=3, double_turn=4)
+    # Rolls out of turn and plays while on the bar are flagged from readings in
+    # test_referee_service; here they are left out (see the closing note on vision).
+    script = Script(cocked_die_turn=1, wrong_die_turn=2, one_die_turn=3, double_turn=4, out_of_turn_turn=99, bar_not_entered=False)
     items = game_items(7, setup.layout, script, turns=5)
     frames = list(footage(items, setup, 5, cfg))
     settings = Settings(rules=Rules(match_length=5), players=("Ann", "Bob"), dark_right_half=dark_right_half(setup.layout))
@@ -57,7 +59,8 @@ def test_irregularities_are_flagged_and_nothing_else(game):
     assert levels(seen_notes) == levels(truth_notes)
     texts = " | ".join(n.text for n in seen_notes)
     assert "a die is cocked" in texts and "illegal play by" in texts and "accepted as made" in texts and "doubles" in texts
-    assert len([n for n in seen_notes if n.level == "illegal"]) == 2  # the wrong die, the one-die play
+    injected = [e for e in script.events if "wrong die" in e or "one die" in e or "on the bar" in e]
+    assert len([n for n in seen_notes if n.level == "illegal"]) == len(injected) >= 2
 
 
 def test_each_settled_state_is_read_once(game):
