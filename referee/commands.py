@@ -127,6 +127,13 @@ def _reader(calibration: Path) -> tuple[Callable[..., Any], str]:
     return BoardReader(cal), dark_right_half(cal)
 
 
+def default_match_dir(environ: dict[str, str] | os._Environ[str] = os.environ) -> Path:
+    """Under systemd (``StateDirectory=bgref``) the state folder, else ``~/bgref-matches``; ``current`` in it."""
+    state = environ.get("STATE_DIRECTORY", "").split(":")[0]
+    base = Path(state) if state else Path.home() / "bgref-matches"
+    return base / "current"
+
+
 def _setup_logging() -> None:
     # Under systemd, stderr goes to journald, which stamps the time itself.
     fmt = "%(levelname)s %(message)s" if os.environ.get("JOURNAL_STREAM") else "%(asctime)s %(message)s"
@@ -209,7 +216,7 @@ def run_watch(args: argparse.Namespace) -> int:
     calibration_path = Path(options["calibration"])
     cal = _calibration(calibration_path)
     settings = settings_from(options, dark_right_half(cal))
-    folder = Path(options.get("match_dir") or Path.home() / "bgref-matches" / "current")
+    folder = Path(options.get("match_dir") or default_match_dir())
     service = RefereeService(settings, folder, None)
     if service.resumed_message():
         log.warning(service.resumed_message())

@@ -122,3 +122,25 @@ def test_camera_unplugged_and_back_shows_the_fault_and_goes_on(tmp_path):
     assert camera.opens == 3 and len(reads) == 1 and stats.frames == 11
     with pytest.raises(CameraLostError):
         run_source(FlakyCamera([still(1)] * 3), FramePipeline(reader, service), live=False)
+
+
+def test_watch_configuration_and_folders(tmp_path):
+    import argparse
+
+    from referee.commands import config_paths, default_match_dir, load_config, merged, settings_from
+
+    assert default_match_dir({"STATE_DIRECTORY": "/var/lib/bgref"}) == __import__("pathlib").Path("/var/lib/bgref/current")
+    assert config_paths(None, {"XDG_CONFIG_HOME": "/x"})[0].as_posix() == "/x/bgref/config.toml"
+    conf = tmp_path / "c.toml"
+    conf.write_text('camera = "usb:0"\nplayers = ["Ann", "Bob"]\nmatch_length = 7\nmode = "teach"\n')
+    config, path = load_config(conf)
+    options = merged(config, argparse.Namespace(mode="tournament", players=None, func=None, config=conf))
+    settings = settings_from(options)
+    assert path == conf and settings.players == ("Ann", "Bob") and settings.rules.match_length == 7
+    assert settings.mode.value == "tournament"  # the flag wins over the file
+    bad = tmp_path / "bad.toml"
+    bad.write_text("camera = ")
+    with pytest.raises(SystemExit, match="cannot be read"):
+        load_config(bad)
+    with pytest.raises(SystemExit, match="do not fit together"):
+        settings_from({"match_length": 5, "jacoby": True})
