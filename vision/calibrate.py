@@ -137,26 +137,30 @@ def _start_slots(geo: BoardGeometry, layout: Layout) -> tuple[list[tuple[float, 
 
 
 def learn_layout(cfg: CalibrationConfig, lab: NDArray[np.float32]) -> Layout:
+    """Which side holds the home boards and where dark sits, from the start position.
+
+    The two home sides give mirror-image occupancy; the right one has busy (copper-rimmed)
+    discs where checkers should be and two clearly different inlay colours among them.
+    """
     geo, ppm = cfg.reader.geometry, cfg.reader.px_per_mm
-    scores = {}
+    r = geo.checker_diameter / 2 * cfg.inlay_radius
+    scores, colours = {}, {}
     for home_right in (True, False):
         dark, light, empty = _start_slots(geo, Layout(home_right, True))
         occ = np.mean([_texture(lab, geo, ppm, xy) for xy in dark + light])
         emp = np.mean([_texture(lab, geo, ppm, xy) for xy in empty])
-        scores[home_right] = occ / max(emp, 1e-3)
-    home_right = bool(scores[True] >= scores[False])
-    if max(scores.values()) < cfg.min_occupancy_contrast:
+        a, b = _mean_colour(lab, ppm, dark, r), _mean_colour(lab, ppm, light, r)
+        colours[home_right] = (a, b)
+        scores[home_right] = (occ / max(emp, 1e-3), float(np.linalg.norm(a - b)))
+    home_right = max((True, False), key=lambda hr: scores[hr][0] * scores[hr][1])
+    contrast, separation = scores[home_right]
+    if contrast < cfg.min_occupancy_contrast:
         raise StartPositionNotFoundError(
-            f"the board does not show the start position (checker contrast {max(scores.values()):.2f} "
-            f"< {cfg.min_occupancy_contrast})"
+            f"the board does not show the start position (checker contrast {contrast:.2f} < {cfg.min_occupancy_contrast})"
         )
-    dark, light, _ = _start_slots(geo, Layout(home_right, True))
-    a = _mean_colour(lab, ppm, dark, geo.checker_diameter / 2 * cfg.inlay_radius)
-    b = _mean_colour(lab, ppm, light, geo.checker_diameter / 2 * cfg.inlay_radius)
-    if float(np.linalg.norm(a - b)) < cfg.min_inlay_separation:
-        raise StartPositionNotFoundError(
-            f"cannot tell dark checkers from light ones (inlay colours {float(np.linalg.norm(a - b)):.1f} apart)"
-        )
+    if separation < cfg.min_inlay_separation:
+        raise StartPositionNotFoundError(f"cannot tell dark checkers from light ones (inlay colours {separation:.1f} apart)")
+    a, b = colours[home_right]
     if a[0] <= b[0]:  # the checkers placed as dark's are the darker ones
         return Layout(home_right, True)
     # same occupancy with the colours swapped: the layout mirrored across the long axis
