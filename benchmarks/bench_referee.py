@@ -34,33 +34,47 @@ from vision import BoardReader, CalibrationConfig, calibrate
 from vision.camera import FolderSource
 
 
+def pickup_times(items: list[dict], cfg: FootageConfig) -> list[float]:
+    """Footage times of the first frame after the dice were picked up (the footage's timeline)."""
+    out, t, had_dice = [], 0.0, False
+    for item in items:
+        reading = item["reading"]
+        occluded = bool(reading.get("occluded"))
+        if not occluded:
+            if had_dice and not reading.get("dice"):
+                out.append(t)
+            had_dice = bool(reading.get("dice"))
+        t += (cfg.arm_frames if occluded else cfg.hold_frames) / cfg.fps
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--camera-seed", type=int, default=11)
     parser.add_argument("--turns", type=int, help="cut the game after about this many plays")
     parser.add_argument("--fps", type=float, default=10.0)
+    parser.add_argument("--frames", type=Path, help="reuse the frames a previous run rendered (same seeds and fps)")
     args = parser.parse_args()
     cfg = FootageConfig(size=(1280, 720), fps=args.fps, hold_frames=max(3, round(0.6 * args.fps)), arm_frames=max(1, round(0.2 * args.fps)))
     setup = scripted_setup(args.camera_seed, cfg.size)
     script = Script()
     items = game_items(args.seed, setup.layout, script, args.turns)
     work = Path(tempfile.mkdtemp(prefix="bgref-bench-"))
-    frames_dir = work / "frames"
-    frames_dir.mkdir()
-    (frames_dir / "fps.txt").write_text(f"{args.fps:g}\n")
-    pickups: list[float] = []  # footage times at which the dice were picked up
-    had_dice = False
-    start = time.perf_counter()
-    n = 0
-    for t, frame, truth in footage(items, setup, args.camera_seed, cfg):
-        cv2.imwrite(str(frames_dir / f"frame{n:05d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        n += 1
-        if truth is not None:
-            if had_dice and not truth["dice"]:
-                pickups.append(t)
-            had_dice = bool(truth["dice"])
-    print(f"rendered {n} frames of {len(items)} readings in {time.perf_counter() - start:.0f} s; injected: {script.events}")
+    pickups = pickup_times(items, cfg)
+    if args.frames:
+        frames_dir = args.frames
+        print(f"reusing the frames in {frames_dir}; injected: {script.events}")
+    else:
+        frames_dir = work / "frames"
+        frames_dir.mkdir()
+        (frames_dir / "fps.txt").write_text(f"{args.fps:g}\n")
+        start = time.perf_counter()
+        n = 0
+        for _, frame, _truth in footage(items, setup, args.camera_seed, cfg):
+            cv2.imwrite(str(frames_dir / f"frame{n:05d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            n += 1
+        print(f"rendered {n} frames of {len(items)} readings in {time.perf_counter() - start:.0f} s; injected: {script.events}")
 
     settings = Settings(rules=Rules(match_length=5), players=("Ann", "Bob"), dark_right_half=dark_right_half(setup.layout))
     truth_service = RefereeService(settings, work / "truth", None)
