@@ -35,6 +35,7 @@ class FootageConfig:
     hold_frames: int = 3  # frames of a settled state (0.6 s at 5 fps)
     arm_frames: int = 1  # frames of a hand passing over the board
     size: tuple[int, int] = (1280, 720)
+    grain: float = 0.7  # temporal sensor noise, as a share of the camera's noise (0: none, compresses well)
 
 
 def dark_right_half(layout: Layout) -> str:
@@ -127,8 +128,9 @@ def footage(
             # One seed for the photograph keeps the table around the board still;
             # the sensor's own noise changes from frame to frame.
             image = photograph(np.random.default_rng(seed), canvas, cam, setup.palette, geo, 0.0)
-            grain = rng.normal(0.0, 0.7 * cam.noise, image.shape)
-            image = np.clip(image + grain, 0, 255).astype(np.uint8)
+            if cfg.grain:
+                grain = rng.normal(0.0, cfg.grain * cam.noise, image.shape)
+                image = np.clip(image + grain, 0, 255).astype(np.uint8)
             yield t, image, None if occluded else shown.reading()
             t += 1.0 / cfg.fps
 
@@ -164,8 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
     parser.add_argument("--fps", type=float, default=5.0)
+    parser.add_argument("--grain", type=float, default=0.7, help="temporal sensor noise (0 for a compact video)")
     args = parser.parse_args(argv)
-    cfg = replace(FootageConfig(), size=(args.width, args.height), fps=args.fps)
+    cfg = replace(FootageConfig(), size=(args.width, args.height), fps=args.fps, grain=args.grain)
     setup = scripted_setup(args.camera_seed, cfg.size)
     script = Script()
     items = game_items(args.seed, setup.layout, script, args.turns)
