@@ -436,8 +436,32 @@ def _in_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         names = ref.settings.players
         return ref, _reroll(opponent, f"{names[opponent]} rolled before {names[ref.game.turn]} picked up the dice: that roll is void")
     if seen.dice:
-        return ref, Outcome()  # the turn ends when the roller picks up the dice
+        return ref, _lifted(ref, seen)  # the turn ends when the roller picks up the dice
     return _judge_seen(replace(ref, dice_on_board=False), seen)
+
+
+def _lifted(ref: Referee, seen: Seen) -> Outcome:
+    """Teaching: one of the mover's checkers is in hand; show where it may go."""
+    if ref.settings.mode is not Mode.TEACH:
+        return Outcome()
+    g = ref.game
+    mine, theirs = seen.board.sides(g.turn)
+    before = g.position
+    gone = [i for i in range(25) if mine[i] < before.on_roll[i]]
+    if theirs != before.opponent or len(gone) != 1 or sum(before.on_roll) - sum(mine) != 1:
+        return Outcome()
+    point = gone[0] + 1
+    dark_point = point if g.turn == 0 or point == 25 else 25 - point
+    sources = _teaching(ref)
+    destinations = teaching_destinations(ref, dark_point) if point != 25 else _bar_destinations(ref)
+    spots = sources[0].args[0] if sources else ()
+    return _say(signals=[Signal("teaching", (spots, destinations))])
+
+
+def _bar_destinations(ref: Referee) -> tuple[int | str, ...]:
+    g = ref.game
+    assert g.dice is not None
+    return _dark_points(sorted(d for d in _reachable(g.position, g.dice, 25) if d), g.turn)
 
 
 def _explained(ref: Referee, seen: Seen) -> Position | tuple[tuple[int, ...], tuple[int, ...]]:
@@ -602,6 +626,17 @@ def teaching_destinations(ref: Referee, lifted_from: int) -> tuple[int | str, ..
     if g.dice is None:
         return ()
     player = g.turn
-    src = lifted_from if player == 0 else 25 - lifted_from
-    dests = {h.dst for p in legal_plays(g.position, g.dice) for h in p.hops if h.src == src}
-    return _dark_points(sorted(d for d in dests if d), player)
+    src = lifted_from if player == 0 or lifted_from == 25 else 25 - lifted_from
+    return _dark_points(sorted(d for d in _reachable(g.position, g.dice, src) if d), player)
+
+
+def _reachable(position: Position, dice: tuple[int, int], src: int) -> set[int]:
+    """Every point a checker from ``src`` (mover's numbering) stops on in some legal play."""
+    out: set[int] = set()
+    for play in legal_plays(position, dice):
+        at = src
+        for hop in play.hops:
+            if hop.src == at:
+                out.add(hop.dst)
+                at = hop.dst
+    return out

@@ -243,3 +243,14 @@ def test_roll_while_the_mover_still_has_dice_down_is_void():
     after = Board.from_position(legal_plays(g.position, g.dice)[0].after, 0)
     out = t.see(after, dice_in(t.settings, 0, 5, 2) + dice_in(t.settings, 1, 6, 6))
     assert "roll is void" in out.notes[0].text and t.ref.game.phase is Phase.MOVE
+
+
+def test_teaching_mode_shows_where_a_lifted_checker_may_go():
+    t = Table(Settings(rules=Rules(), mode=Mode.TEACH))
+    t.opening(6, 1)  # dark plays 6-1
+    g = t.ref.game
+    lifted = list(Board.from_position(g.position, 0).points)
+    lifted[12] -= 1  # one checker lifted from dark's 13-point
+    out = t.see(Board(tuple(lifted)), dice_in(t.settings, 0, 6, 1))
+    teach = [s for s in out.signals if s.kind == "teaching"]
+    assert teach and set(teach[0].args[1]) == {7, 6}  # 13/7, 13/7/6 (13/12 is held)
