@@ -72,10 +72,12 @@ class CalibrationConfig:
     reader: ReaderConfig = field(default_factory=ReaderConfig)
     rim_band: tuple[float, float] = (0.78, 0.93)  # radii (fraction of checker radius) sampled as copper
     inlay_radius: float = 0.5  # radius sampled as inlay
-    min_occupancy_contrast: float = 1.5  # texture ratio occupied / empty points at the start
+    min_occupancy_contrast: float = 1.2  # texture ratio occupied / empty points at the start
     min_inlay_separation: float = 12.0  # Lab distance between dark and light inlays
-    # (scale, shift mm) of the best fit, tried in turn when it does not read as the start position
-    perturbations: tuple[tuple[float, tuple[float, float]], ...] = (
-        (0.97, (0.0, 0.0)), (1.03, (0.0, 0.0)), (1.0, (6.0, 0.0)), (1.0, (-6.0, 0.0)), (1.0, (0.0, 6.0)), (1.0, (0.0, -6.0)),
-        (0.94, (0.0, 0.0)), (1.06, (0.0, 0.0)), (1.0, (12.0, 0.0)), (1.0, (-12.0, 0.0)), (1.0, (0.0, 12.0)), (1.0, (0.0, -12.0)),
+    # ((scale x, scale y), shift mm) of the best fit, tried in turn when it does not read as the start position
+    perturbations: tuple[tuple[tuple[float, float], tuple[float, float]], ...] = tuple(
+        [((f, f), (0.0, 0.0)) for f in (0.97, 1.03)]
+        + [((1.0, f), (0.0, 0.0)) for f in (0.94, 1.06, 0.9, 1.1)]
+        + [((1.0, 1.0), d) for d in ((6.0, 0.0), (-6.0, 0.0), (0.0, 6.0), (0.0, -6.0))]
+        + [((f, 1.0), (0.0, 0.0)) for f in (0.96, 1.04)]
     )
