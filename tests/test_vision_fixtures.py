@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vision import BoardNotFoundError, BoardReader, CalibrationConfig, calibrate, load_calibration
@@ -82,9 +83,13 @@ def test_calibration_json_round_trip(calibration: Calibration, tmp_path: Path) -
     assert BoardReader(again)(frame)["points"] == BoardReader(calibration)(frame)["points"]
 
 
-def test_no_board_is_a_clear_error() -> None:
+def test_no_board_is_a_clear_error(reader: BoardReader) -> None:
     with pytest.raises(BoardNotFoundError, match="no board"):
         calibrate(CalibrationConfig(), read_image(DATA / "noboard.jpg"))
+    with pytest.raises(BoardNotFoundError, match="not in view"):
+        reader(read_image(DATA / "noboard.jpg"))
+    with pytest.raises(BoardNotFoundError):
+        reader(np.zeros((720, 1280, 3), np.uint8))
 
 
 def test_bad_files(tmp_path: Path, calibration: Calibration) -> None:

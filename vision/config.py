@@ -60,6 +60,8 @@ class ReaderConfig:
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre
     cocked_top_share: float = 0.9  # a cocked die's top face is this long (in footprint widths) along its lean
     alike_distance: float = 2.5  # inlay and leather closer than this (in class spreads) cannot be told apart
+    max_foreign_share: float = 0.9  # more of the board unrecognised than this: the board is not in view
+    max_hidden_share: float = 0.8  # more points hidden than this: no reading at all
     checker_cost: float = 4.0  # log-likelihood a checker's evidence must exceed (shadows and dice edges are not checkers)
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain
 

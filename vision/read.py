@@ -435,8 +435,12 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     points = read_points(cfg, cal, prof.points, skip_pts)
     bar = read_bar(cfg, cal, (prof.bar_dark, prof.bar_light), (skip_dark, skip_light))
     foreign = float(np.mean([p.foreign for p in points]))
-    if foreign > 0.9:
-        raise BoardNotFoundError(f"the calibrated board is not in view ({100 * foreign:.0f}% of it unrecognised)")
+    hidden = sum(p.count is None for p in points) / len(points)
+    if foreign > cfg.max_foreign_share or hidden > cfg.max_hidden_share:
+        raise BoardNotFoundError(
+            f"the calibrated board is not in view or mostly covered ({100 * foreign:.0f}% unrecognised, "
+            f"{100 * hidden:.0f}% of the points hidden)"
+        )
     dice, cube = split_dice_and_cube(cfg, cal, canon, lab, bright, blobs)
     return _assemble(points, bar, dice, cube)
 
