@@ -31,7 +31,7 @@ from referee.pipeline import FramePipeline
 from referee.recording import Script
 from referee.service import RefereeService
 from vision import BoardReader, CalibrationConfig, calibrate
-from vision.camera import FolderSource
+from vision.sources import FolderSource
 
 
 def pickup_times(items: list[dict], cfg: FootageConfig) -> list[float]:

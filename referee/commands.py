@@ -141,7 +141,7 @@ def _setup_logging() -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from vision.camera import CameraError, open_source
+    from vision.sources import CameraError, open_source
 
     from .pipeline import FramePipeline, run_source
 
@@ -198,7 +198,7 @@ _BUTTON_PRESS = {"accept": "accept", "take-back": "correct", "new-game": "drop",
 
 def run_watch(args: argparse.Namespace) -> int:
     from firmware_bridge import sdnotify
-    from vision.camera import CameraError, open_source
+    from vision.sources import CameraError, open_source
 
     from .pipeline import FramePipeline, run_source
 

@@ -110,7 +110,7 @@ def _video_steps(source: Any, pipeline: Any) -> Iterator[tuple[float, Callable[[
 def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
     """The footage, opened; its calibration; and the half on dark's right."""
     from vision import BoardReader, CalibrationConfig, calibrate, load_calibration
-    from vision.camera import CameraError, open_source
+    from vision.sources import CameraError, open_source
     from vision.errors import VisionError
 
     from .commands import dark_right_half

@@ -18,7 +18,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.camera import CameraError, FrameSource
+from vision.sources import CameraError, FrameSource
 from vision.errors import VisionError
 
 from .core import Outcome, Press, Seen

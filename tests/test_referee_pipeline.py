@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from referee.settle import SettleConfig, SettleState, settle_step, shrink
-from vision.camera import CameraError, CameraLostError, FolderSource, open_source
+from vision.sources import CameraError, CameraLostError, FolderSource, open_source
 
 CFG = SettleConfig()
 

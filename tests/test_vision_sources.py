@@ -1,4 +1,4 @@
-"""Frame sources replay files; the camera adapter is only imported on a Pi."""
+"""Frame sources replay files; cameras are opened only by ``open()`` (picamera2 only on a Pi)."""
 
 from __future__ import annotations
 
@@ -9,21 +9,21 @@ import numpy as np
 import pytest
 
 from vision.errors import ImageReadError
-from vision.sources import FolderSource, VideoSource, read_image
+from vision.sources import CameraError, FolderSource, PiCameraSource, UsbCameraSource, VideoFileSource, open_source, read_image
 
 DATA = Path(__file__).parent / "data" / "vision"
 
 
 def test_folder_source_yields_the_fixtures_in_order() -> None:
-    source = FolderSource(DATA)
-    names = [p.name for p in source.paths]
-    assert names == sorted(names) and "start.jpg" in names
-    frames = list(source)
-    assert len(frames) == len(names) and all(f.shape == (720, 1280, 3) for f in frames)
+    source = FolderSource(DATA, fps=4)
+    source.open()
+    frames = list(source.frames())
+    assert frames and all(f.shape == (720, 1280, 3) for _, f in frames)
+    assert [t for t, _ in frames[:3]] == [0.0, 0.25, 0.5]
     source.close()
 
 
-def test_video_source_reads_an_open_capture(tmp_path: Path) -> None:
+def test_video_file_source(tmp_path: Path) -> None:
     path = tmp_path / "clip.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (64, 48))
     if not writer.isOpened():
@@ -31,15 +31,27 @@ def test_video_source_reads_an_open_capture(tmp_path: Path) -> None:
     for i in range(3):
         writer.write(np.full((48, 64, 3), 40 * i, np.uint8))
     writer.release()
-    source = VideoSource(cv2.VideoCapture(str(path)))
-    frames = list(source)
+    source = open_source(str(path))
+    assert isinstance(source, VideoFileSource)
+    source.open()
+    frames = list(source.frames())
     source.close()
-    assert len(frames) == 3 and frames[0].shape == (48, 64, 3)
+    assert len(frames) == 3 and frames[0][1].shape == (48, 64, 3) and frames[1][0] == pytest.approx(0.2)
 
 
-def test_folder_source_raises_on_a_corrupt_file(tmp_path: Path) -> None:
+def test_read_image_refuses_corrupt_files(tmp_path: Path) -> None:
     (tmp_path / "a.jpg").write_bytes(b"not a jpeg")
-    with pytest.raises(ImageReadError):
-        list(FolderSource(tmp_path))
-    with pytest.raises(ImageReadError):
+    with pytest.raises(ImageReadError, match="not a readable image"):
         read_image(tmp_path / "a.jpg")
+    (tmp_path / "b.jpg").write_bytes(b"")
+    with pytest.raises(ImageReadError, match="empty"):
+        read_image(tmp_path / "b.jpg")
+
+
+def test_nothing_is_opened_before_open() -> None:
+    assert isinstance(open_source("usb:3"), UsbCameraSource)
+    assert isinstance(open_source("picamera"), PiCameraSource)
+    with pytest.raises(CameraError, match="usb:N"):
+        open_source("usb:x")
+    with pytest.raises(CameraError, match="no camera at index 97"):
+        UsbCameraSource(97).open()

@@ -74,7 +74,7 @@ class FrameKeeper:
 
 
 class KeptSource:
-    """A frame source (``vision.camera.FrameSource``) that hands every frame to a
+    """A frame source (``vision.sources.FrameSource``) that hands every frame to a
     :class:`FrameKeeper` on its way to the referee, for the calibration view."""
 
     def __init__(self, source: Any, keeper: FrameKeeper) -> None:
