@@ -167,9 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--height", type=int, default=720)
     parser.add_argument("--fps", type=float, default=5.0)
     parser.add_argument("--grain", type=float, default=0.7, help="temporal sensor noise (0 for a compact video)")
+    parser.add_argument("--camera-noise", type=float, help="the camera's own noise level (grey levels), instead of the setup's")
     args = parser.parse_args(argv)
     cfg = replace(FootageConfig(), size=(args.width, args.height), fps=args.fps, grain=args.grain)
     setup = scripted_setup(args.camera_seed, cfg.size)
+    if args.camera_noise is not None:
+        setup = replace(setup, camera=replace(setup.camera, noise=args.camera_noise))
     script = Script()
     items = game_items(args.seed, setup.layout, script, args.turns)
     writer = None
