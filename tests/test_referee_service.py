@@ -82,3 +82,27 @@ def test_demo_command_prints_the_recorded_match(tmp_path):
     assert (tmp_path / "m" / "match.mat").exists() and (tmp_path / "m" / "match.journal").exists()
     again = subprocess.run([sys.executable, "-m", "referee.cli", "demo", "--out", str(tmp_path / "m")], capture_output=True, text=True, timeout=60)
     assert again.returncode == 2 and "already holds a match" in again.stderr
+
+
+def test_demo_on_camera_footage_records_the_game_the_readings_record(tmp_path):
+    """`bgref demo --video` calibrates on the first frame and referees frame by frame."""
+    frames = tmp_path / "frames"
+    made = subprocess.run(
+        [sys.executable, "-m", "referee.footage", str(frames), "--turns", "2", "--camera-seed", "5"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert made.returncode == 0, made.stderr
+    out = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "demo", "--video", str(frames), "--out", str(tmp_path / "seen")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "processed" in out.stdout and "frames" in out.stdout
+    from referee.footage import dark_right_half, game_items, scripted_setup
+
+    layout = scripted_setup(5, (1280, 720)).layout
+    settings = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"), dark_right_half=dark_right_half(layout))
+    truth = RefereeService(settings, tmp_path / "truth", None)
+    run_items(truth, game_items(7, layout, Script(), turns=2))
+    assert len(truth.events) >= 4
+    assert read_mat((tmp_path / "seen" / "match.mat").read_text()) == truth.record()
