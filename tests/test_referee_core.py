@@ -54,6 +54,15 @@ class Table:
         half0, half1 = self.settings.right_half(0), self.settings.right_half(1)
         return self.see(start_board, (SeenDie(d0, True, half0), SeenDie(d1, True, half1)))
 
+    @classmethod
+    def after_first_play(cls):
+        """Dark opened with 5-2 and played its first legal play; light is to roll."""
+        t = cls()
+        t.opening(5, 2)
+        g = t.ref.game
+        t.play(Board.from_position(legal_plays(g.position, g.dice)[0].after, 0), dice_in(t.settings, 0, 5, 2))
+        return t
+
     def play(self, after_board, dice_seen):
         self.see(after_board, dice_seen)  # checkers moved, dice still down
         return self.see(after_board)  # dice picked up: judged
@@ -123,11 +132,7 @@ def test_accept_button():
 
 
 def test_cocked_die_and_wrong_half_call_a_reroll():
-    t = Table()
-    t.opening(5, 2)
-    g = t.ref.game
-    after = legal_plays(g.position, g.dice)[0].after
-    t.play(Board.from_position(after, 0), dice_in(t.settings, 0, 5, 2))
+    t = Table.after_first_play()
     board = board_of(t.ref)
     out = t.see(board, dice_in(t.settings, 1, 3, 3, flat=False))
     assert out.signals[0].kind == "reroll_needed" and "cocked" in out.notes[0].text
@@ -151,11 +156,7 @@ def test_roll_before_the_opponent_picked_up_is_void():
 
 
 def test_double_take_and_drop():
-    t = Table()
-    t.opening(5, 2)
-    g = t.ref.game
-    after = legal_plays(g.position, g.dice)[0].after
-    t.play(Board.from_position(after, 0), dice_in(t.settings, 0, 5, 2))
+    t = Table.after_first_play()
     board = board_of(t.ref)
     t.cube = (2, "dark")  # light turns the cube to 2 and pushes it to dark
     out = t.see(board)
@@ -166,11 +167,7 @@ def test_double_take_and_drop():
 
 
 def test_drop_button_ends_the_game():
-    t = Table()
-    t.opening(5, 2)
-    g = t.ref.game
-    after = legal_plays(g.position, g.dice)[0].after
-    t.play(Board.from_position(after, 0), dice_in(t.settings, 0, 5, 2))
+    t = Table.after_first_play()
     t.cube = (2, "dark")
     t.see(board_of(t.ref))
     out = t.press("drop")
@@ -226,11 +223,7 @@ def test_mode_button_cycles_modes():
 
 
 def test_roll_out_of_turn_is_refused():
-    t = Table()
-    t.opening(5, 2)
-    g = t.ref.game
-    after = legal_plays(g.position, g.dice)[0].after
-    t.play(Board.from_position(after, 0), dice_in(t.settings, 0, 5, 2))
+    t = Table.after_first_play()
     out = t.see(board_of(t.ref), dice_in(t.settings, 0, 6, 6))  # dark rolls again: light's turn
     assert out.signals[0].kind == "reroll_needed" and "Bob's turn to roll" in out.notes[0].text
     assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 1
