@@ -34,6 +34,11 @@ pytest.importorskip("uvicorn", reason="the web page needs uvicorn (a runtime dep
 PIN = "424242"
 _, ITEMS = load_recording(None)
 ILLEGAL_AT = 36  # items up to Bob's illegal 2-1 (moved 6 pips)
+# items up to the first settled reading with the cube turned to 2 (Bob doubles)
+DOUBLED_AT = 1 + next(
+    i for i, item in enumerate(ITEMS)
+    if (item["reading"].get("cube") or {}).get("value") == 2 and not item["reading"].get("occluded")
+)
 
 
 def settings() -> Settings:
@@ -491,7 +496,7 @@ def test_the_port_in_use_is_said_plainly(web: WebServer, tmp_path: Path) -> None
 
 
 def test_the_cube_buttons_answer_a_double(web: WebServer) -> None:
-    feed(web, 65)  # Bob doubles to 2
+    feed(web, DOUBLED_AT)  # Bob doubles to 2
     state = call(web, "/api/state")[1]
     assert state["actions"] == {"accept": False, "correct": False, "take": True, "drop": True}
     assert state["cube"]["offered"] == 2 and "Ann to take or drop" in state["status"]["waiting"]
