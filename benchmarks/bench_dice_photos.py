@@ -76,6 +76,7 @@ def main() -> int:
     cfg = DiceConfig()
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # right, found, total
     extra = 0
+    extra_split: dict[str, int] = defaultdict(int)
     rows = []
     times = []
     for e in entries:
@@ -87,22 +88,24 @@ def main() -> int:
         labels = label_boxes(e, w, h)
         matched, fp = match(labels, dice)
         extra += fp
+        extra_split[e["split_in_source"]] += fp
         for (value, box), det in zip(labels, matched):
             white = is_white_die(image, box)
             ok = det is not None and det.value == value
-            for key in ("all", f"split={e['split_in_source']}", "white-dark-pips" if white else "coloured"):
+            kind = "white-dark-pips" if white else "coloured"
+            for key in ("all", f"split={e['split_in_source']}", kind, f"test {kind}" if e["split_in_source"] == "test" else ""):
                 t = tally[key]
                 t[0] += ok
                 t[1] += det is not None
                 t[2] += 1
             rows.append([e["file"], e["split_in_source"], value, None if det is None else det.value, int(white)])
     print(f"dice photos: {len(entries)} images, {tally['all'][2]} labelled dice")
-    for key in ("all", "split=train", "split=test", "white-dark-pips", "coloured"):
+    for key in ("all", "split=train", "split=test", "white-dark-pips", "coloured", "test white-dark-pips", "test coloured"):
         r, f, t = tally[key]
         if t:
-            print(f"  {key:16s} value accuracy {100 * r / t:6.2f}%  ({r}/{t});  found {100 * f / t:6.2f}%;"
+            print(f"  {key:22s} value accuracy {100 * r / t:6.2f}%  ({r}/{t});  found {100 * f / t:6.2f}%;"
                   f"  value right when found {100 * r / max(f, 1):6.2f}%")
-    print(f"  unmatched detections (false positives): {extra}")
+    print(f"  unmatched detections (false positives): {extra} (train {extra_split['train']}, test {extra_split['test']})")
     print(f"  median time per 640x640 photo: {1000 * float(np.median(times)):.1f} ms")
     if args.csv:
         with args.csv.open("w", newline="") as fh:

@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.dice_model import face_features, load_face_model
+
 Image = NDArray[np.uint8]
 
 
@@ -41,6 +43,7 @@ class DiceConfig:
     pip_min_contrast: float = 14.0  # smoothed Lab distance of a pip from the face
     pip_rel_height: float = 0.72  # a pip peak is at least this fraction of the strongest
     pip_min_gap: float = 0.1  # pips must stand out from the next peak by this fraction of the strongest
+    not_die_prob: float = 0.5  # a candidate whose learned 'not a die' probability reaches this is dropped
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +251,34 @@ def count_pips(cfg: DiceConfig, face: Image) -> tuple[int | None, float, float]:
     return count, float(np.clip(gap, 0.0, 1.0)), light
 
 
+def candidate_regions(cfg: DiceConfig, image: Image) -> list[NDArray[np.int32]]:
+    """Regions that may be die faces (the learned face model keeps or drops each)."""
+    return die_regions(cfg, image)
+
+
 def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
-    """Find every die in a photo and read its value. Pure: no I/O."""
+    """Find every die in a photo and read its value. Pure: no I/O.
+
+    With the shipped face model (``vision/dice_model.json``) each candidate region is
+    classified as not-a-die or a value 1..6; without it pips are counted classically.
+    """
+    model = load_face_model()
+    if model is None:
+        return _read_dice_classic(cfg, image)
+    dice: list[Die] = []
+    for contour in candidate_regions(cfg, image):
+        face, _ = _face_crop(image, contour, cfg.face_inset)
+        probs = model.probabilities(face_features(face))[0]
+        if probs[0] >= cfg.not_die_prob:
+            continue
+        value = int(np.argmax(probs[1:])) + 1
+        x, y, w, h = cv2.boundingRect(contour)
+        light = float(np.median(cv2.cvtColor(face, cv2.COLOR_BGR2LAB)[..., 0]))
+        dice.append(Die(value, (int(x), int(y), int(w), int(h)), float(probs[value]), light))
+    return dice
+
+
+def _read_dice_classic(cfg: DiceConfig, image: Image) -> list[Die]:
     dice: list[Die] = []
     for contour in die_regions(cfg, image):
         face, side = _face_crop(image, contour, cfg.face_inset)
