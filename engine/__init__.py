@@ -7,7 +7,7 @@ from .game import Rules
 from .ids import MatchId, Xgid
 from .judge import Verdict, judge
 from .mat import read_mat, write_mat
-from .plays import Hop, Play, PlayError, apply_hops, format_hops, legal_plays, parse_play, play_for
+from .plays import Hop, Play, PlayError, apply_hops, format_hops, legal_plays, parse_play
 from .position import BAR, OFF, Position, PositionError, Problem
 from .replay import replay
 from .sgf import read_sgf, write_sgf
@@ -30,7 +30,6 @@ __all__ = [
     "judge",
     "legal_plays",
     "parse_play",
-    "play_for",
     "read_mat",
     "read_sgf",
     "replay",

@@ -76,11 +76,6 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     return [Play(tuple([Hop(*h) for h in hops]), trusted(mine, theirs)) for hops, mine, theirs in found.values()]
 
 
-def legal_results(position: Position, dice: Sequence[int]) -> dict[Position, tuple[Hop, ...]]:
-    """Resulting position -> hops, for every legal play."""
-    return {play.after: play.hops for play in legal_plays(position, dice)}
-
-
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     """The dice as (higher, lower); raises PlayError unless two numbers 1-6."""
     if len(dice) != 2 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
@@ -248,14 +243,6 @@ def format_hops(hops: Sequence[Hop]) -> str:
             names.append(_point_name(point) + ("*" if star else ""))
         texts.append("/".join(names) + (f"({n})" if n > 1 else ""))
     return " ".join(texts)
-
-
-def play_for(position: Position, dice: Sequence[int], after: Position) -> Play | None:
-    """The legal play of ``dice`` that leads to ``after`` (mover's view), or None."""
-    for play in legal_plays(position, dice):
-        if play.after == after:
-            return play
-    return None
 
 
 def apply_hops(position: Position, hops: Sequence[Hop]) -> Position:

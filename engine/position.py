@@ -144,14 +144,6 @@ class Position:
         """Checkers on the bar: (on roll, opponent)."""
         return self.on_roll[_BAR_INDEX], self.opponent[_BAR_INDEX]
 
-    def is_race(self) -> bool:
-        """True when contact is over: no checker can hit or be hit again."""
-        mine = [p for p in range(1, 26) if self.on_roll[p - 1]]
-        theirs = [25 - p for p in range(1, 26) if self.opponent[p - 1]]
-        if not mine or not theirs:
-            return True
-        return max(mine) < min(theirs)
-
     def is_game_over(self) -> bool:
         """True when a player has borne off all checkers."""
         return not any(self.on_roll) or not any(self.opponent)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol
@@ -142,8 +143,6 @@ def _write_atomic(path: Path, text: str) -> Path:
     with open(tmp, "w", encoding="utf-8") as handle:
         handle.write(text)
         handle.flush()
-        import os
-
         os.fsync(handle.fileno())
     tmp.replace(path)
     return path
