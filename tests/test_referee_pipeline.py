@@ -144,3 +144,15 @@ def test_watch_configuration_and_folders(tmp_path):
         load_config(bad)
     with pytest.raises(SystemExit, match="do not fit together"):
         settings_from({"match_length": 5, "jacoby": True})
+
+
+def test_the_example_configuration_is_valid():
+    import argparse
+    import tomllib
+    from pathlib import Path
+
+    from referee.commands import merged, settings_from
+
+    text = (Path(__file__).resolve().parent.parent / "hardware" / "config.example.toml").read_text()
+    settings = settings_from(merged(tomllib.loads(text), argparse.Namespace()))
+    assert settings.rules.match_length == 5 and settings.mode.value == "referee"
