@@ -110,7 +110,7 @@ def collect(entries, root: Path, cfg: DiceConfig, rng, with_boxes: bool, with_ca
         if with_boxes:
             samples += box_samples(image, labels, rng, cfg.face_inset)
         for face, cls in samples:
-            for f in dihedral(face):
+            for f in dihedral(face)[::2]:
                 xs.append(face_features(f))
                 ys.append(cls)
     return np.array(xs, np.float32), np.array(ys, np.int64)

@@ -10,7 +10,7 @@ Stages are pure functions ``(cfg, image) -> result``; thresholds live in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -44,6 +44,11 @@ class DiceConfig:
     pip_rel_height: float = 0.72  # a pip peak is at least this fraction of the strongest
     pip_min_gap: float = 0.1  # pips must stand out from the next peak by this fraction of the strongest
     not_die_prob: float = 0.5  # a candidate whose learned 'not a die' probability reaches this is dropped
+    # proposal variants for the learned reader: (colour_diff, canny_low, canny_high, background_blur);
+    # their union finds dice by the tray's edge, white dice on light trays and touching dice
+    proposals: tuple[tuple[float, int, int, int], ...] = (
+        (22.0, 30, 80, 31), (35.0, 60, 150, 31), (50.0, 100, 200, 31), (35.0, 60, 150, 7), (70.0, 150, 300, 31))
+    nms_dist: float = 0.5  # candidates whose centres are closer than this x die side are one die
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,8 +257,11 @@ def count_pips(cfg: DiceConfig, face: Image) -> tuple[int | None, float, float]:
 
 
 def candidate_regions(cfg: DiceConfig, image: Image) -> list[NDArray[np.int32]]:
-    """Regions that may be die faces (the learned face model keeps or drops each)."""
-    return die_regions(cfg, image)
+    """Regions that may be die faces, from every proposal variant (overlaps are resolved later)."""
+    out: list[NDArray[np.int32]] = []
+    for diff, low, high, blur in cfg.proposals:
+        out += die_regions(replace(cfg, colour_diff=diff, canny_low=low, canny_high=high, background_blur=blur), image)
+    return out
 
 
 def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
@@ -265,16 +273,26 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
     model = load_face_model()
     if model is None:
         return _read_dice_classic(cfg, image)
-    dice: list[Die] = []
+    found = []
     for contour in candidate_regions(cfg, image):
-        face, _ = _face_crop(image, contour, cfg.face_inset)
+        face, side = _face_crop(image, contour, cfg.face_inset)
         probs = model.probabilities(face_features(face))[0]
-        if probs[0] >= cfg.not_die_prob:
-            continue
-        value = int(np.argmax(probs[1:])) + 1
+        if probs[0] < cfg.not_die_prob:
+            found.append((float(1.0 - probs[0]), cv2.minAreaRect(contour)[0], side, contour, face, probs))
+    found.sort(key=lambda f: -f[0])
+    kept: list[tuple[tuple[float, float], float, NDArray[np.int32], Image, NDArray[np.float32]]] = []
+    for _, centre, side, contour, face, probs in found:
+        near = [k for k in kept if np.hypot(centre[0] - k[0][0], centre[1] - k[0][1]) < cfg.nms_dist * max(side, k[1])]
+        if near:
+            near[0][4][:] += probs  # overlapping proposals of one die vote on its value
+        else:
+            kept.append((centre, side, contour, face, probs.copy()))
+    dice: list[Die] = []
+    for _, _, contour, face, votes in kept:
+        value = int(np.argmax(votes[1:])) + 1
         x, y, w, h = cv2.boundingRect(contour)
         light = float(np.median(cv2.cvtColor(face, cv2.COLOR_BGR2LAB)[..., 0]))
-        dice.append(Die(value, (int(x), int(y), int(w), int(h)), float(probs[value]), light))
+        dice.append(Die(value, (int(x), int(y), int(w), int(h)), float(votes[value] / votes.sum()), light))
     return dice
 
 
