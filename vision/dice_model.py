@@ -10,6 +10,7 @@ white, black or coloured dice alike) plus the z-scored lightness. The weights li
 
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -73,11 +74,17 @@ class FaceModel:
         return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 
     def to_json(self) -> dict[str, object]:
-        return {k: np.asarray(getattr(self, k)).round(4).tolist() for k in ("mean", "std", "w1", "b1", "w2", "b2")}
+        """Each array as its shape and little-endian float16 bytes in base64 (the file stays small)."""
+        out: dict[str, object] = {}
+        for k in ("mean", "std", "w1", "b1", "w2", "b2"):
+            a = np.asarray(getattr(self, k), "<f2")
+            out[k] = {"shape": list(a.shape), "f16": base64.b64encode(a.tobytes()).decode("ascii")}
+        return out
 
     @classmethod
-    def from_json(cls, data: dict[str, list]) -> "FaceModel":
-        arr = {k: np.asarray(v, np.float32) for k, v in data.items() if k in ("mean", "std", "w1", "b1", "w2", "b2")}
+    def from_json(cls, data: dict[str, dict]) -> "FaceModel":
+        arr = {k: np.frombuffer(base64.b64decode(v["f16"]), "<f2").reshape(v["shape"]).astype(np.float32)
+               for k, v in data.items() if k in ("mean", "std", "w1", "b1", "w2", "b2")}
         return cls(**arr)
 
 
