@@ -32,11 +32,16 @@ class ReaderConfig:
     bar_profile_start: float = 13.0  # mm from the board's centre (leaves room for the cube)
     bar_max: int = 4  # checkers a player can have visible on the bar
     # dice and cube: light, nearly grey blobs
-    white_min_lightness: float = 40.0  # Lab L above the median wood L
+    white_min_lightness: float = 40.0  # Lab L above the board's local lightness (or the frame's, if lighter)
+    background_window: float = 32.0  # mm: light things smaller than this are not background
+    background_step: int = 4  # the background is estimated at this fraction of the resolution
     white_max_chroma: float = 22.0
     cube_min_loglik: float = -4.5  # a pixel this likely under the cube's learned colour is cube
     ivory_lightness_share: float = 0.5  # the cube's ivory may be this much less light than a die
     ivory_chroma_share: float = 2.0  # and this much more coloured (L1 chroma vs the die's Euclidean limit)
+    cube_min_lightness: float = 55.0  # off the playing surface: Lab L above the wood's that may be the cube
+    cube_max_chroma: float = 50.0  # and its L1 chroma (a cream cube under a warm lamp)
+    white_split_open: float = 12.0  # mm: opening that parts a too-long light blob (dice and cube survive it)
     wood_level: float = 110.0  # the frame's brightest channel is scaled to this before anything is learned or read
     min_gain: float = 0.25  # per-channel light normalisation limits
     max_gain: float = 4.0

@@ -240,18 +240,72 @@ class WhiteBlob:
     def die_like(self, cfg: ReaderConfig) -> bool:
         return cfg.die_min_side <= self.size[0] <= cfg.die_max_side and self.fill >= cfg.min_fill
 
-def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image) -> NDArray[np.uint8]:
-    """Pixels as light and grey as a die, or as likely as the cube's learned colour."""
-    light = lab[..., 0] > cal.wood_lightness + cfg.white_min_lightness * cfg.ivory_lightness_share
-    grey = (cv2.absdiff(lab[..., 1], 128) + cv2.absdiff(lab[..., 2], 128)) < cfg.white_max_chroma * cfg.ivory_chroma_share
+@lru_cache(maxsize=4)
+def off_surface(cfg: ReaderConfig) -> NDArray[np.bool_]:
+    """Canonical pixels off the playing surface (frame and bar): where the cube lies."""
+    geo, ppm = cfg.geometry, cfg.px_per_mm
+    h, w = int(round(geo.depth * ppm)), int(round(geo.width * ppm))
+    x = (np.arange(w) + 0.5) / ppm
+    y = (np.arange(h) + 0.5) / ppm
+    f = geo.frame
+    b0, b1 = geo.bar_x
+    cols = (x < f) | (x > geo.width - f) | ((x >= b0) & (x <= b1))
+    rows = (y < f) | (y > geo.depth - f)
+    return cols[None, :] | rows[:, None]
+
+
+def local_background(cfg: ReaderConfig, lightness: Image) -> NDArray[np.float32]:
+    """Lightness of the board around each pixel without anything smaller than a die or the cube on it.
+
+    A lamp's hot spot makes bare walnut as light as a die under a dim lamp, so light is judged locally.
+    """
+    step = cfg.background_step
+    small = cv2.resize(lightness, None, fx=1 / step, fy=1 / step, interpolation=cv2.INTER_AREA)
+    k = max(3, int(round(cfg.px_per_mm * cfg.background_window / step)) | 1)
+    bg = cv2.blur(cv2.medianBlur(small, k), (k, k)).astype(np.float32)
+    return cv2.resize(bg, (lightness.shape[1], lightness.shape[0]), interpolation=cv2.INTER_LINEAR)
+
+
+def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = False) -> NDArray[np.uint8]:
+    """Pixels as light and grey as a die, or as likely as the cube's learned colour.
+
+    With ``cream``, off the playing surface the test is looser: the cube's ivory turns
+    cream under a warm lamp at the board's edge, and calibration often saw it clipped to
+    white. (Copper highlights on the bar pass that test too, so it is the second look.)
+    """
+    base = np.maximum(local_background(cfg, lab[..., 0]), cal.wood_lightness)
+    light = lab[..., 0] > base + cfg.white_min_lightness * cfg.ivory_lightness_share
+    chroma_l1 = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
+    grey = chroma_l1 < cfg.white_max_chroma * cfg.ivory_chroma_share
     light &= grey
     px = lab[light].astype(np.float32)
     chroma = np.hypot(px[:, 1] - 128, px[:, 2] - 128)
-    white = (px[:, 0] > cal.wood_lightness + cfg.white_min_lightness) & (chroma < cfg.white_max_chroma)
+    white = (px[:, 0] > base[light] + cfg.white_min_lightness) & (chroma < cfg.white_max_chroma)
     ivory = cal.classes["white"].loglik(px, cfg.loglik_floor) > cfg.cube_min_loglik
     mask = np.zeros(lab.shape[:2], np.uint8)
     mask[light] = white | ivory
+    off = off_surface(cfg)
+    if cream and off.shape == mask.shape:
+        cream = (lab[..., 0] > cal.wood_lightness + cfg.cube_min_lightness) & (chroma_l1 < cfg.cube_max_chroma) & off
+        mask[cream] = 1  # type: ignore[index]
     return mask
+
+
+def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32], shape: tuple[int, ...]) -> WhiteBlob | None:
+    ppm = cfg.px_per_mm
+    if cv2.contourArea(c) < (cfg.blob_min_side * ppm) ** 2 * cfg.min_fill:
+        return None
+    (cx, cy), (w, h), ang = cv2.minAreaRect(c)
+    short, long = sorted((w / ppm, h / ppm))
+    if short < cfg.blob_min_side:
+        return None
+    inside = np.zeros(shape[:2], np.uint8)
+    cv2.drawContours(inside, [c], -1, 1, -1)
+    px = lab[inside.astype(bool)].astype(np.float32)
+    bright = px[px[:, 0] >= np.percentile(px[:, 0], 50)]
+    colour = tuple(float(v) for v in np.median(bright, axis=0))
+    fill = float(cv2.contourArea(c)) / max(w * h, 1.0)
+    return WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c, colour, fill)  # type: ignore[arg-type]
 
 
 def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[np.uint8]) -> list[WhiteBlob]:
@@ -264,19 +318,21 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     blobs = []
     for c in contours:
-        if cv2.contourArea(c) < (cfg.blob_min_side * ppm) ** 2 * cfg.min_fill:
+        blob = _blob(cfg, lab, c, mask.shape)
+        if blob is None:
             continue
-        (cx, cy), (w, h), ang = cv2.minAreaRect(c)
-        short, long = sorted((w / ppm, h / ppm))
-        if short < cfg.blob_min_side or long > cfg.max_footprint:
+        if blob.size[1] <= cfg.max_footprint:
+            blobs.append(blob)
             continue
-        inside = np.zeros(mask.shape, np.uint8)
-        cv2.drawContours(inside, [c], -1, 1, -1)
-        px = lab[inside.astype(bool)].astype(np.float32)
-        bright = px[px[:, 0] >= np.percentile(px[:, 0], 50)]
-        colour = tuple(float(v) for v in np.median(bright, axis=0))
-        fill = float(cv2.contourArea(c)) / max(w * h, 1.0)
-        blobs.append(WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c, colour, fill))  # type: ignore[arg-type]
+        # too long for one die or the cube: a highlight or a neighbour bridged to it; a wider opening parts them
+        one = np.zeros(mask.shape, np.uint8)
+        cv2.drawContours(one, [c], -1, 1, -1)
+        s = max(3, int(round(ppm * cfg.white_split_open)) | 1)
+        one = cv2.morphologyEx(one, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (s, s)))
+        for part in cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            piece = _blob(cfg, lab, part, mask.shape)
+            if piece is not None and piece.size[1] <= cfg.max_footprint:
+                blobs.append(piece)
     return blobs
 
 
@@ -442,6 +498,11 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
             f"{100 * hidden:.0f}% of the points hidden)"
         )
     dice, cube = split_dice_and_cube(cfg, cal, canon, lab, bright, blobs)
+    if cube is None:  # look again off the playing surface with the looser test of the cube's colour
+        bright = white_mask(cfg, cal, lab, cream=True)
+        again = [b for b in white_blobs(cfg, cal, lab, bright) if half_of(cfg.geometry, cal.layout, b.centre) == "off"]
+        on_surface = [b for b in blobs if half_of(cfg.geometry, cal.layout, b.centre) != "off"]
+        dice, cube = split_dice_and_cube(cfg, cal, canon, lab, bright, on_surface + again)
     return _assemble(points, bar, dice, cube)
 
 
