@@ -34,7 +34,7 @@ from vision.board import (
 from vision.config import CalibrationConfig, ReaderConfig
 from vision.errors import BoardNotFoundError, CalibrationError, StartPositionNotFoundError
 from vision.geometry import START_POINTS, BoardGeometry, Layout, checker_centre
-from vision.profiles import ColourClass, frame_band, lab_image, sample_profiles
+from vision.profiles import ColourClass, flatten_light, frame_band, lab_image, sample_profiles
 
 Image = NDArray[np.uint8]
 FORMAT_VERSION = 1
@@ -256,9 +256,7 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     h, w = image.shape[:2]
     maps = canonical_maps(lens, hom, geo, rcfg.px_per_mm)
     canon = to_canonical(image, maps)
-    raw = np.median(frame_band(rcfg, canon), axis=0).astype(np.float64)
-    gain = rcfg.wood_level / max(float(raw.max()), 1.0)  # every set is read at one standard brightness
-    canon = cv2.convertScaleAbs(canon, alpha=gain)
+    canon = flatten_light(rcfg, canon, rcfg.wood_level)  # every set is read at one standard brightness, falloff and all
     lab = lab_image(canon)
     layout = learn_layout(cfg, lab)
     classes, leather, background = learn_classes(cfg, lab, layout)

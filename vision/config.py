@@ -43,6 +43,9 @@ class ReaderConfig:
     cube_max_chroma: float = 50.0  # and its L1 chroma (a cream cube under a warm lamp)
     white_split_open: float = 12.0  # mm: opening that parts a too-long light blob (dice and cube survive it)
     wood_level: float = 110.0  # the frame's brightest channel is scaled to this before anything is learned or read
+    light_cell: float = 20.0  # mm: the frame and bar are sampled in cells this long to map the lamp's falloff
+    light_fit_rounds: int = 3  # robust refits of that map
+    light_fit_min_cut: float = 0.04  # log-brightness residual always kept in the fit (wood grain)
     min_gain: float = 0.25  # per-channel light normalisation limits
     max_gain: float = 4.0
     white_margin: float = 9.0  # mm around dice and cube where checker profiles are not scored

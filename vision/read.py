@@ -27,7 +27,7 @@ from vision.dice import count_pips, fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import BoardGeometry, half_of, side_of
 from vision.numerals import numeral_mask
-from vision.profiles import ColourClass, frame_band, lab8_image, sample_mask, sample_profiles
+from vision.profiles import ColourClass, flatten_light, frame_band, lab8_image, sample_mask, sample_profiles
 
 Image = NDArray[np.uint8]
 Maps = tuple[NDArray[np.float32], NDArray[np.float32]]
@@ -457,13 +457,13 @@ def _is_centre(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
 
 
 def normalise_light(cfg: ReaderConfig, cal: Calibration, canon: Image) -> Image:
-    """Scale each channel so the frame's wood matches its colour at calibration."""
-    band = frame_band(cfg, canon)
-    now = np.median(band, axis=0).astype(np.float32)
-    gain = np.asarray(cal.frame_reference, np.float32) / np.maximum(now, 1.0)
-    gain = np.clip(gain, cfg.min_gain, cfg.max_gain)
-    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gain[None, :], 0, 255).astype(np.uint8)
-    return cv2.LUT(canon, lut.reshape(256, 1, 3))
+    """The frame as the lamp meter: its falloff divided out, then each channel scaled so the wood
+    has its colour at calibration."""
+    flat = flatten_light(cfg, canon, cfg.wood_level)
+    now = np.median(frame_band(cfg, flat), axis=0).astype(np.float32)
+    tint = np.clip(np.asarray(cal.frame_reference, np.float32) / np.maximum(now, 1.0), cfg.min_gain, cfg.max_gain)
+    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * tint[None, :], 0, 255).astype(np.uint8)
+    return cv2.LUT(flat, lut.reshape(256, 1, 3))
 
 
 def check_frame(cfg: ReaderConfig, cal: Calibration, image: Image) -> None:
