@@ -58,7 +58,7 @@ class ReaderConfig:
     die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)
     cube_crop: float = 1.0  # crop side around the cube's centre, in cube edges
     cube_search: float = 0.15  # the numeral template may sit this far (fraction of the edge) off centre
-    cube_angles: tuple[float, ...] = (-12.0, -6.0, 0.0, 6.0, 12.0)  # tried on top of 90° turns
+    cube_angles: tuple[float, ...] = (-5.0, 0.0, 5.0)  # tried about the cube outline's turn, on top of 90° turns
     cube_ink_depth: float = 0.45  # numerals are this much darker than the cube's face
     cube_min_score: float = 0.05  # numeral template correlation that makes a blob the cube
     min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square

@@ -124,7 +124,7 @@ def sample_mask(cfg: ReaderConfig, mask: Image, layout: Layout) -> tuple[NDArray
     return pts, bar[0], bar[1]
 
 
-def frame_band(cfg: ReaderConfig, canon: Image) -> NDArray[np.uint8]:
+def frame_band(cfg: ReaderConfig, canon: NDArray[Any]) -> NDArray[Any]:
     """Pixels of the frame (the outer wooden band), as an (N, 3) array."""
     ppm, geo = cfg.px_per_mm, cfg.geometry
     f = int(geo.frame * ppm)
@@ -132,12 +132,12 @@ def frame_band(cfg: ReaderConfig, canon: Image) -> NDArray[np.uint8]:
     h, w = canon.shape[:2]
     parts = [canon[inset:f - inset, inset:w - inset], canon[h - f + inset:h - inset, inset:w - inset],
              canon[f:h - f, inset:f - inset], canon[f:h - f, w - f + inset:w - inset]]
-    return np.concatenate([p.reshape(-1, 3) for p in parts])
+    return np.concatenate([p.reshape(-1, canon.shape[2] if canon.ndim == 3 else 1) for p in parts])
 
 
-def wood_cells(cfg: ReaderConfig, canon: Image) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Centres (mm) and median brightness (brightest of B, G, R) of small cells of bare wood: frame and bar."""
-    ppm, geo = cfg.px_per_mm, cfg.geometry
+def wood_cells(cfg: ReaderConfig, grey: Image, ppm: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Centres (mm) and median brightness of small cells of bare wood (frame and bar) in ``grey`` (``ppm`` px per mm)."""
+    geo = cfg.geometry
     step, f = cfg.light_cell, geo.frame
     inset = f / 4
     b0, b1 = geo.bar_x
@@ -147,7 +147,6 @@ def wood_cells(cfg: ReaderConfig, canon: Image) -> tuple[NDArray[np.float64], ND
     for y in np.arange(f, geo.depth - f - step / 2, step):
         boxes += [(inset, y, f - inset, y + step), (geo.width - f + inset, y, geo.width - inset, y + step)]
         boxes.append((b0 + inset, y, b1 - inset, y + step))
-    grey = canon.max(axis=2) if canon.ndim == 3 else canon  # the brightest channel, as wood_level is meant
     xy, level = [], []
     for x0, y0, x1, y1 in boxes:
         cell = grey[int(y0 * ppm):int(y1 * ppm), int(x0 * ppm):int(x1 * ppm)]
@@ -162,19 +161,24 @@ def _quadratic_terms(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[
 
 
 def light_field(cfg: ReaderConfig, canon: Image) -> NDArray[np.float32]:
-    """How bright the lamp makes the wood at every canonical pixel: a smooth surface fitted to the frame and bar.
+    """How bright the lamp makes the wood (its brightest channel) at every canonical pixel: a smooth
+    surface fitted to the frame and bar.
 
     A log-quadratic in position, refitted without the cells it explains worst (a die, the cube,
     a hand or a checker on the bar lies on some of them).
     """
-    geo, ppm = cfg.geometry, cfg.px_per_mm
-    xy, level = wood_cells(cfg, canon)
+    geo, s = cfg.geometry, cfg.background_step
+    h, w = canon.shape[:2]
+    small = cv2.resize(canon, (w // s, h // s), interpolation=cv2.INTER_AREA)
+    grey = small.max(axis=2) if small.ndim == 3 else small
+    ppm = cfg.px_per_mm * grey.shape[1] / w
+    xy, level = wood_cells(cfg, grey, ppm)
     keep = level > 1.0
     u = (xy[:, 0] - geo.width / 2) / geo.width
     v = (xy[:, 1] - geo.depth / 2) / geo.width
     a = _quadratic_terms(u, v)
     target = np.log(np.maximum(level, 1.0))
-    coef = np.zeros(6)
+    coef = np.array([float(np.median(target)), 0, 0, 0, 0, 0])
     for _ in range(cfg.light_fit_rounds):
         if keep.sum() < 8:
             break
@@ -182,22 +186,20 @@ def light_field(cfg: ReaderConfig, canon: Image) -> NDArray[np.float32]:
         resid = np.abs(target - a @ coef)
         cut = max(cfg.light_fit_min_cut, 3.0 * 1.4826 * float(np.median(resid[keep])))
         keep = (resid <= cut) & (level > 1.0)
-    if keep.sum() < 8:
-        coef = np.array([float(np.median(target)), 0, 0, 0, 0, 0])
-    h, w = canon.shape[:2]
-    s = cfg.background_step
-    gx = ((np.arange(0, w, s) + 0.5) / ppm - geo.width / 2) / geo.width
-    gy = ((np.arange(0, h, s) + 0.5) / ppm - geo.depth / 2) / geo.width
+    gx = ((np.arange(grey.shape[1]) + 0.5) / ppm - geo.width / 2) / geo.width
+    gy = ((np.arange(grey.shape[0]) + 0.5) / ppm - geo.depth / 2) / geo.width
     gx2, gy2 = np.meshgrid(gx, gy)
-    small = np.exp(_quadratic_terms(gx2, gy2) @ coef).astype(np.float32)
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    field = np.exp(_quadratic_terms(gx2, gy2) @ coef).astype(np.float32)
+    return cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def flatten_light(cfg: ReaderConfig, canon: Image, level: float, tint: NDArray[np.float32] | None = None) -> Image:
-    """The canonical image with the lamp's falloff divided out, so bare wood reads ``level`` everywhere,
-    each channel then scaled by ``tint``."""
-    gain = level / np.maximum(light_field(cfg, canon), 1.0)
-    gain = np.clip(gain, cfg.min_gain, cfg.max_gain)
-    scale = np.ones(3, np.float32) if tint is None else tint.astype(np.float32)
-    out = canon.astype(np.float32) * gain[..., None] * scale[None, None, :]
-    return np.clip(out, 0, 255).astype(np.uint8)
+def flatten_light(cfg: ReaderConfig, canon: Image, level: float, reference: NDArray[np.float32] | None = None) -> Image:
+    """The canonical image with the lamp's falloff divided out, so bare wood reads ``level`` everywhere;
+    with a ``reference`` (BGR of the frame at calibration), each channel is then scaled to match it."""
+    gain = np.clip(np.float32(level) / np.maximum(light_field(cfg, canon), 1.0), cfg.min_gain, cfg.max_gain)
+    tint = np.ones(3, np.float32)
+    if reference is not None:
+        now = np.median(frame_band(cfg, canon).astype(np.float32) * frame_band(cfg, gain), axis=0)
+        tint = np.clip(np.asarray(reference, np.float32) / np.maximum(now, 1.0), cfg.min_gain, cfg.max_gain)
+    gains = cv2.merge([gain * float(t) for t in tint])
+    return cv2.multiply(canon, gains, dtype=cv2.CV_8U)

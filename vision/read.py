@@ -299,9 +299,10 @@ def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32], shape: tuple[int,
     short, long = sorted((w / ppm, h / ppm))
     if short < cfg.blob_min_side:
         return None
-    inside = np.zeros(shape[:2], np.uint8)
-    cv2.drawContours(inside, [c], -1, 1, -1)
-    px = lab[inside.astype(bool)].astype(np.float32)
+    x, y, bw, bh = cv2.boundingRect(c)
+    inside = np.zeros((bh, bw), np.uint8)
+    cv2.drawContours(inside, [c - np.array([x, y], np.int32)], -1, 1, -1)
+    px = lab[y:y + bh, x:x + bw][inside.astype(bool)].astype(np.float32)
     bright = px[px[:, 0] >= np.percentile(px[:, 0], 50)]
     colour = tuple(float(v) for v in np.median(bright, axis=0))
     fill = float(cv2.contourArea(c)) / max(w * h, 1.0)
@@ -421,7 +422,7 @@ def _cube_centre(cfg: ReaderConfig, bright: NDArray[np.uint8], blob: WhiteBlob) 
 
 
 def read_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, blob: WhiteBlob, bright: NDArray[np.uint8]) -> dict[str, Any]:
-    """The cube's face value by matching numeral templates over a few small rotations."""
+    """The cube's face value by matching numeral templates, turned as the cube's outline is."""
     ppm = cfg.px_per_mm
     cx, cy = _cube_centre(cfg, bright, blob)
     side = cfg.geometry.cube_edge * ppm * cfg.cube_crop
@@ -429,7 +430,8 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, blob: WhiteBlob
     margin = int(round(size * cfg.cube_search))
     templates = cube_templates(size, max(1, int(round(ppm))))
     best, best_face = -1.0, None
-    for angle in cfg.cube_angles:
+    turn = (blob.angle + 45.0) % 90.0 - 45.0  # the square's own turn (mod 90°): the numeral is upright in one of four
+    for angle in (turn + d for d in cfg.cube_angles):
         crop = _crop(canon, (cx, cy), (side * (size + 2 * margin) / size, side * (size + 2 * margin) / size), angle, size + 2 * margin)
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
         paper = float(np.percentile(grey, 90))
@@ -459,11 +461,7 @@ def _is_centre(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
 def normalise_light(cfg: ReaderConfig, cal: Calibration, canon: Image) -> Image:
     """The frame as the lamp meter: its falloff divided out, then each channel scaled so the wood
     has its colour at calibration."""
-    flat = flatten_light(cfg, canon, cfg.wood_level)
-    now = np.median(frame_band(cfg, flat), axis=0).astype(np.float32)
-    tint = np.clip(np.asarray(cal.frame_reference, np.float32) / np.maximum(now, 1.0), cfg.min_gain, cfg.max_gain)
-    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * tint[None, :], 0, 255).astype(np.uint8)
-    return cv2.LUT(flat, lut.reshape(256, 1, 3))
+    return flatten_light(cfg, canon, cfg.wood_level, np.asarray(cal.frame_reference, np.float32))
 
 
 def check_frame(cfg: ReaderConfig, cal: Calibration, image: Image) -> None:
