@@ -1,0 +1,216 @@
+"""Calibrate and read the photoreal (Blender) fixture set; no Blender is needed to run these.
+
+``tests/data/vision_blender`` holds one setup rendered by ``benchmarks/blender_render.py``
+(seed 5016: camera 11° off vertical and turned 177°, warm lamp, home boards right of dark):
+the start position, three game frames and one frame with an arm over the board, each with its
+true reading in ``truth.json`` (the renderer's truth, never the reader's output).
+
+What the reader gets wrong on these images today is marked ``xfail(strict=True)`` with the
+reason, so that a fix shows up as an unexpected pass. The checks of the renderer's own
+geometry (camera model against Blender's camera convention, dice resting on what they lie on)
+run without the images.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vision import BoardReader, CalibrationConfig, calibrate
+from vision.calibrate import Calibration
+from vision.geometry import START_POINTS
+from vision.sources import read_image
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).parent / "data" / "vision_blender"
+TRUTH = json.loads((DATA / "truth.json").read_text())
+FRAMES = ("frame01.jpg", "frame02.jpg", "frame03.jpg")
+
+
+@lru_cache(maxsize=1)
+def _calibration() -> Calibration:
+    return calibrate(CalibrationConfig(), read_image(DATA / "start.jpg"))
+
+
+@lru_cache(maxsize=8)
+def _reading(name: str) -> dict[str, Any]:
+    return BoardReader(_calibration())(read_image(DATA / name))
+
+
+def _truth(name: str) -> dict[str, Any]:
+    return TRUTH["frames"][name]["reading"]
+
+
+def _xfail(reason: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=reason)
+
+
+# ----------------------------------------------------------------------------- the fixture itself
+
+
+def test_fixture_set_is_small_and_complete() -> None:
+    names = {"start.jpg", *FRAMES, "arm01.jpg"}
+    assert set(TRUTH["frames"]) == names
+    assert sum((DATA / n).stat().st_size for n in names) + (DATA / "truth.json").stat().st_size < 1.5e6
+    for name in names:
+        image = read_image(DATA / name)
+        assert image.shape == (720, 1280, 3)
+        reading = _truth(name)
+        for colour, sign in (("dark", 1), ("light", -1)):
+            on_points = sum(sign * p for p in reading["points"] if sign * p > 0)
+            assert on_points + reading["bar"][colour] + reading["off"][colour] == 15
+        for die in TRUTH["frames"][name]["dice"]:
+            assert 0 <= die["px"][0] < 1280 and 0 <= die["px"][1] < 720
+    assert _truth("start.jpg")["points"] == list(START_POINTS)
+
+
+# ----------------------------------------------------------------------------- calibration
+
+
+def test_calibration_succeeds_and_reads_the_start_position_back() -> None:
+    reading = _reading("start.jpg")
+    assert reading["points"] == list(START_POINTS)
+    assert reading["bar"] == {"dark": 0, "light": 0}
+    assert reading["off"] == {"dark": 0, "light": 0}
+    assert reading["cube"] == {"value": 1, "position": "centre"}
+    assert reading["dice"] == []
+    assert reading["occluded"] == []
+
+
+def test_calibration_puts_the_home_boards_on_the_right_side() -> None:
+    """The calibrated canonical frame may be turned by 180° against the renderer's (which flips ``dark_bottom``),
+    but no turn mirrors the board: ``home_right`` (the layout is a mirror image of the standard one) must agree."""
+    assert _calibration().layout.home_right == TRUTH["layout"]["home_right"]
+
+
+# ----------------------------------------------------------------------------- game frames
+
+POINTS_WRONG = {
+    "frame01.jpg": "light's 4-stack on point 16 reads as 5: the stack's lit copper sides and shadow pass for one more checker",
+    "frame02.jpg": "light's 2-stack on point 20 reads as 3 (one checker too many at the end of a stack)",
+    "frame03.jpg": "dark's 10-stack on point 19 reads as 5 (the second layer, 7 mm up, is taken for the first), "
+                   "two dice on the empty point 6 read as five light checkers, point 18 one too many",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_xfail(POINTS_WRONG[n])) for n in FRAMES])
+def test_checker_counts(name: str) -> None:
+    assert _reading(name)["points"] == _truth(name)["points"]
+
+
+@pytest.mark.parametrize("name", FRAMES)
+def test_most_points_and_the_bar_read_right(name: str) -> None:
+    """What the reader does get right on these frames today: the bar, and all but at most three points."""
+    reading, truth = _reading(name), _truth(name)
+    assert reading["bar"] == truth["bar"]
+    assert sum(a == b for a, b in zip(reading["points"], truth["points"])) >= 21
+    assert reading["occluded"] == []
+
+
+DICE_VALUES = {
+    "frame03.jpg": "two phantom dice (a cocked 2 and a 1): the glare on two checkers right under the lamp, copper rims and "
+                   "inlays nearly white, reads as dice",
+    "frame01.jpg": "the cocked 2 leaning on the bar reads as a flat 1",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_xfail(DICE_VALUES[n])) if n in DICE_VALUES else n for n in FRAMES])
+def test_dice_values_and_halves(name: str) -> None:
+    key = lambda d: (d["value"], d["half"])
+    assert sorted(map(key, _reading(name)["dice"])) == sorted(map(key, _truth(name)["dice"]))
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_xfail("cocked dice (tilted about 28°, leaning on the bar or a wall) read as flat"))
+                                  if n != "frame03.jpg" else pytest.param(n, marks=_xfail("a phantom cocked die on glaring checkers"))
+                                  for n in FRAMES])
+def test_dice_flat_or_cocked(name: str) -> None:
+    assert sorted(d["flat"] for d in _reading(name)["dice"]) == sorted(d["flat"] for d in _truth(name)["dice"])
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_xfail("the cube (16) on the frame at light's side, near the bar, is not found"))
+                                  if n == "frame03.jpg" else n for n in FRAMES])
+def test_cube(name: str) -> None:
+    assert _reading(name)["cube"] == _truth(name)["cube"]
+
+
+def test_arm_over_the_board_is_reported_not_guessed() -> None:
+    reading, truth = _reading("arm01.jpg"), _truth("arm01.jpg")
+    assert reading["occluded"], "an arm over the board must be reported"
+    hidden = [i + 1 for i, got in enumerate(reading["points"]) if got is None]
+    assert all(f"point:{p}" in reading["occluded"] for p in hidden)
+    confident_wrong = [i + 1 for i, (got, want, conf) in enumerate(zip(reading["points"], truth["points"], reading["confidence"]["points"]))
+                       if got is not None and got != want and conf >= 0.9]
+    assert confident_wrong == []
+
+
+# ----------------------------------------------------------------------------- the renderer's geometry (no Blender)
+
+
+def _blender_render() -> Any:
+    spec = importlib.util.spec_from_file_location("blender_render", ROOT / "benchmarks" / "blender_render.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("blender_render", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_camera_model_agrees_with_blenders_camera() -> None:
+    """The truth's projection (CameraModel) and the camera handed to Blender (matrix, focal) see points alike."""
+    br = _blender_render()
+    from vision.render import random_setup
+
+    rng = np.random.default_rng(3)
+    for seed in range(20):
+        cam = random_setup(np.random.default_rng(seed)).camera
+        model = br.CameraModel(cam)
+        job = model.blender()
+        m = np.array(job["matrix"])
+        w, h = job["size"]
+        pts = np.column_stack([rng.uniform(-240, 240, 50), rng.uniform(-170, 170, 50), rng.uniform(0, 40, 50)])
+        local = (np.linalg.inv(m) @ np.column_stack([pts, np.ones(len(pts))]).T).T[:, :3]
+        # Blender's camera looks down its -Z with +Y up; image y grows downwards
+        u = w / 2 + job["focal_px"] * local[:, 0] / -local[:, 2]
+        v = h / 2 - job["focal_px"] * local[:, 1] / -local[:, 2]
+        assert np.allclose(np.column_stack([u, v]), model.pinhole(pts), atol=1e-6)
+        assert abs(np.linalg.det(m[:3, :3]) - 1) < 1e-9
+        corners = model.pinhole(np.array([br.to_world(xy, br.FRAME_HEIGHT) for xy in ((0, 0), (480, 0), (480, 340), (0, 340))]))
+        span = corners.max(axis=0) - corners.min(axis=0)
+        assert math.isclose(max(span[0] / w, span[1] / h), cam.fill, rel_tol=1e-3)
+        assert math.degrees(math.acos(m[2, 2])) == pytest.approx(cam.tilt_deg, abs=1e-6)  # the camera looks down, at most 15° off vertical
+
+
+def test_dice_rest_on_what_they_lie_on() -> None:
+    br = _blender_render()
+    from vision.geometry import BoardGeometry, half_of
+    from vision.render import random_scene, random_setup
+
+    geo = BoardGeometry()
+    cube = np.array([[x, y, z] for x in (-8, 8) for y in (-8, 8) for z in (-8, 8)], np.float64)
+    cocked = 0
+    for seed in range(40):
+        setup = random_setup(np.random.default_rng(seed))
+        scene = random_scene(np.random.default_rng(seed + 1), setup.layout)
+        job, placed = br.frame_job(scene, np.random.default_rng(seed + 2))
+        assert [half_of(geo, scene.layout, d.xy) for d in placed.dice] == [half_of(geo, scene.layout, d.xy) for d in scene.dice]
+        for spec, die in zip(placed.dice, job["dice"]):
+            m = np.array(die["matrix"])
+            corners = (m[:3, :3] @ cube.T).T + m[:3, 3]
+            floor = br._surface(tuple(spec.xy)) if die["lean"] != "checker" else br.LEATHER
+            assert corners[:, 2].min() == pytest.approx(floor, abs=1e-6)
+            up = m[:3, :3] @ np.array(br.DIE_FACES[spec.value], np.float64)  # the face showing the value
+            tilt = math.degrees(math.acos(up[2]))
+            if spec.flat:
+                assert tilt < 1e-6
+            else:
+                cocked += 1
+                assert 20 <= tilt <= 36
+    assert cocked > 0
