@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.calibrate import Calibration, calibrate
 from vision.config import CalibrationConfig
 from vision.errors import VisionError
+from vision.geometry import BoardGeometry, Layout, checker_centre
 from vision.read import BoardReader
 from vision.sources import read_image
 
@@ -72,7 +73,17 @@ def match_dice(cal: Calibration, truth_dice: list[dict[str, Any]], reading: dict
     return out, len(read)
 
 
-def score_frame(tally: Tally, cal: Calibration, frame: dict[str, Any], reading: dict[str, Any]) -> tuple[bool, list[str]]:
+def leather(layout: Layout, point: int) -> str:
+    """'olive' or 'orange': the leather of dark's ``point`` (the board's pattern as blender_render.py lays it)."""
+    geo = BoardGeometry()
+    x, y, _ = checker_centre(geo, layout, point, 0)
+    x0 = geo.frame if x < geo.bar_x[0] else geo.bar_x[1]
+    col = int((x - x0) // geo.point_width)
+    return "olive" if (col + (0 if y < geo.depth / 2 else 1)) % 2 == 0 else "orange"
+
+
+def score_frame(tally: Tally, cal: Calibration, frame: dict[str, Any], reading: dict[str, Any],
+                layout: Layout | None = None) -> tuple[bool, list[str]]:
     """Adds one read frame to ``tally``; returns (whole board right, what was wrong)."""
     truth = frame["reading"]
     wrong: list[str] = []
@@ -80,7 +91,8 @@ def score_frame(tally: Tally, cal: Calibration, frame: dict[str, Any], reading: 
     for i, (a, b) in enumerate(zip(reading["points"], truth["points"])):
         tally.add("point", a == b)
         if a != b:
-            wrong.append(f"point {i + 1}: {b} read {a}")
+            on = f" ({leather(layout, i + 1)})" if layout is not None else ""
+            wrong.append(f"point {i + 1}{on}: {b} read {a}")
     tally.add("bar", reading["bar"] == truth["bar"])
     if reading["bar"] != truth["bar"]:
         wrong.append(f"bar: {truth['bar']} read {reading['bar']}")
@@ -187,7 +199,7 @@ def main() -> int:
                 print(f"    {d.name}/{name}: read failed: {err}")
                 rows.append([d.name, name, "error", err])
                 continue
-            ok, wrong = score_frame(tally, cal, frame, reading)
+            ok, wrong = score_frame(tally, cal, frame, reading, Layout(**truth["layout"]))
             if args.verbose and wrong:
                 print(f"    {d.name}/{name}: " + "; ".join(wrong))
             rows.append([d.name, name, int(ok), "; ".join(wrong)])
