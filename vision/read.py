@@ -337,8 +337,11 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
     return blobs
 
 
-def _top_face(cfg: ReaderConfig, canon: Image, lab: Image, blob: WhiteBlob) -> tuple[tuple[float, float], tuple[float, float], float]:
-    """Centre, size (px) and angle of a cocked die's top face: the lighter end of its footprint."""
+def _top_face(cfg: ReaderConfig, raw: Image, blob: WhiteBlob) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """Centre, size (px) and angle of a cocked die's top face: the lighter end of its footprint.
+
+    Judged on the picture before light normalisation, where a white die is not yet clipped.
+    """
     (cx, cy), (w, h), ang = cv2.minAreaRect(blob.contour)
     long_is_w = w >= h
     length, short = (w, h) if long_is_w else (h, w)
@@ -349,8 +352,8 @@ def _top_face(cfg: ReaderConfig, canon: Image, lab: Image, blob: WhiteBlob) -> t
     for sign in (1.0, -1.0):
         c = np.array([cx, cy]) + sign * u * (length - top) / 2
         size = (top, short) if long_is_w else (short, top)
-        crop = _crop(lab, (float(c[0]), float(c[1])), size, ang, 16)
-        light = float(np.median(crop[..., 0]))
+        crop = cv2.cvtColor(_crop(raw, (float(c[0]), float(c[1])), size, ang, 16), cv2.COLOR_BGR2GRAY)
+        light = float(np.percentile(crop, 75))  # the face, not its pips
         if best is None or light > best[0]:
             best = (light, (float(c[0]), float(c[1])), size)
     assert best is not None
@@ -367,13 +370,21 @@ def _face_size(cfg: ReaderConfig, size_px: tuple[float, float], flat: bool) -> t
     return (w * keep, h * keep)
 
 
-def read_die(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: Image, blob: WhiteBlob) -> dict[str, Any]:
-    flat = blob.size[1] / max(blob.size[0], 1e-3) <= cfg.flat_max_aspect
+def is_flat(cfg: ReaderConfig, blob: WhiteBlob) -> bool:
+    """A cocked die shows a side face too: its footprint is a longer clean rectangle, or simply larger."""
+    area = float(cv2.contourArea(blob.contour)) / cfg.px_per_mm ** 2
+    long = blob.size[1] / max(blob.size[0], 1e-3) > cfg.flat_max_aspect and blob.fill >= cfg.cocked_min_fill
+    return not (long or area > cfg.cocked_min_area)
+
+
+def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob) -> dict[str, Any]:
+    """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped)."""
+    flat = is_flat(cfg, blob)
     if flat:
         (cx, cy), (w, h), ang = cv2.minAreaRect(blob.contour)
     else:
-        (cx, cy), (w, h), ang = _top_face(cfg, canon, lab, blob)
-    crop = _crop(canon, (cx, cy), _face_size(cfg, (w, h), flat), ang, cfg.die_crop_px)
+        (cx, cy), (w, h), ang = _top_face(cfg, raw, blob)
+    crop = _crop(raw, (cx, cy), _face_size(cfg, (w, h), flat), ang, cfg.die_crop_px)
     value, conf, _ = count_pips(cfg.dice, crop)
     return {
         "value": value,
@@ -476,7 +487,8 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     """One board-spec reading (plus confidences and ``occluded``) of a calibrated frame."""
     check_frame(cfg, cal, image)
     maps = warp_maps(cfg, cal) if maps is None else maps
-    canon = normalise_light(cfg, cal, to_canonical(image, maps))
+    raw = to_canonical(image, maps)
+    canon = normalise_light(cfg, cal, raw)
     lab = lab8_image(canon)
     prof = sample_profiles(cfg, lab, cal.layout)
     bright = white_mask(cfg, cal, lab)
@@ -495,16 +507,16 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
             f"the calibrated board is not in view or mostly covered ({100 * foreign:.0f}% unrecognised, "
             f"{100 * hidden:.0f}% of the points hidden)"
         )
-    dice, cube = split_dice_and_cube(cfg, cal, canon, lab, bright, blobs)
+    dice, cube = split_dice_and_cube(cfg, cal, raw, bright, blobs)
     if cube is None:  # look again off the playing surface with the looser test of the cube's colour
         bright = white_mask(cfg, cal, lab, cream=True)
         again = [b for b in white_blobs(cfg, cal, lab, bright) if half_of(cfg.geometry, cal.layout, b.centre) == "off"]
         on_surface = [b for b in blobs if half_of(cfg.geometry, cal.layout, b.centre) != "off"]
-        dice, cube = split_dice_and_cube(cfg, cal, canon, lab, bright, on_surface + again)
+        dice, cube = split_dice_and_cube(cfg, cal, raw, bright, on_surface + again)
     return _assemble(points, bar, dice, cube)
 
 
-def split_dice_and_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: Image,
+def split_dice_and_cube(cfg: ReaderConfig, cal: Calibration, raw: Image,
                         bright: NDArray[np.uint8], blobs: list[WhiteBlob]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """Dice lie on the playing surface; off it (bar, frame) the blob that looks most like a numeral is the cube."""
     geo = cfg.geometry
@@ -513,14 +525,14 @@ def split_dice_and_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, lab: 
         if half_of(geo, cal.layout, blob.centre) == "off":
             off.append(blob)
         elif blob.die_like(cfg):
-            dice.append(read_die(cfg, cal, canon, lab, blob))
+            dice.append(read_die(cfg, cal, raw, blob))
     cube = None
-    scored = sorted(((read_cube(cfg, cal, canon, b, bright), b) for b in off), key=lambda cb: -cb[0]["confidence"])
+    scored = sorted(((read_cube(cfg, cal, raw, b, bright), b) for b in off), key=lambda cb: -cb[0]["confidence"])
     for reading, blob in scored:
         if cube is None and reading["confidence"] >= cfg.cube_min_score:
             cube = reading
         elif blob.die_like(cfg):
-            dice.append(read_die(cfg, cal, canon, lab, blob))
+            dice.append(read_die(cfg, cal, raw, blob))
     return dice, cube
 
 
