@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -217,6 +218,101 @@ def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layo
     return classes, tuple(leather), np.array(background, np.float32)
 
 
+# ----------------------------------------------------------------------------- lens, from the start position
+
+
+@lru_cache(maxsize=4)
+def _ring_template(geo: BoardGeometry, ppm: float, cfg: CalibrationConfig) -> NDArray[np.float32]:
+    """A checker's copper rim as an annulus (1 on the rim, 0 inside and around it)."""
+    r = geo.checker_diameter / 2
+    half = int(np.ceil((r + cfg.ring_margin) * ppm))
+    yy, xx = np.mgrid[-half:half + 1, -half:half + 1] / ppm
+    rad = np.hypot(xx, yy)
+    return ((rad >= r * cfg.rim_band[0]) & (rad <= r)).astype(np.float32)
+
+
+def _vertex(left: float, peak: float, right: float) -> float:
+    """Offset (-0.5..0.5) of the top of the parabola through three neighbouring scores."""
+    curve = left - 2 * peak + right
+    return float(np.clip(0.5 * (left - right) / curve, -0.5, 0.5)) if curve < 0 else 0.0
+
+
+def find_start_checkers(cfg: CalibrationConfig, lightness: NDArray[np.float32], layout: Layout) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Where each start checker of the first layer is seen on the canonical plane, and where it should be (both mm)."""
+    geo, ppm = cfg.reader.geometry, cfg.reader.px_per_mm
+    tmpl = _ring_template(geo, ppm, cfg)
+    half, reach = tmpl.shape[0] // 2, int(round(cfg.ring_search * ppm))
+    dark, light, _ = _start_slots(geo, layout)
+    seen, want = [], []
+    h, w = lightness.shape
+    for cx, cy in dark + light:
+        x, y = int(round(cx * ppm)), int(round(cy * ppm))
+        x0, y0 = x - half - reach, y - half - reach
+        if x0 < 0 or y0 < 0 or x + half + reach + 1 > w or y + half + reach + 1 > h:
+            continue
+        window = lightness[y0:y + half + reach + 1, x0:x + half + reach + 1]
+        score = cv2.matchTemplate(window, tmpl, cv2.TM_CCOEFF_NORMED)
+        _, best, _, (bx, by) = cv2.minMaxLoc(score)
+        if best < cfg.ring_min_score or not (0 < bx < score.shape[1] - 1 and 0 < by < score.shape[0] - 1):
+            continue
+        # sub-pixel: a parabola through the peak and its neighbours, each way
+        px = x0 + bx + half + _vertex(score[by, bx - 1], best, score[by, bx + 1])
+        py = y0 + by + half + _vertex(score[by - 1, bx], best, score[by + 1, bx])
+        seen.append(((px + 0.5) / ppm, (py + 0.5) / ppm))
+        want.append((cx, cy))
+    return np.array(seen, np.float64).reshape(-1, 2), np.array(want, np.float64).reshape(-1, 2)
+
+
+def fit_lens(cfg: CalibrationConfig, image_points: NDArray[np.float64], board_mm: NDArray[np.float64],
+             size: tuple[int, int]) -> tuple[Lens, NDArray[np.float64], float]:
+    """Barrel coefficient and homography that best carry the seen checkers (image pixels) onto their places (mm).
+
+    Returns the lens, the homography and the RMS misfit in mm.
+    """
+    w, h = size
+    best: tuple[float, Lens, NDArray[np.float64]] | None = None
+    for k1 in np.arange(0.0, cfg.max_barrel + 1e-9, cfg.barrel_step):
+        lens = Lens(float(k1), (w / 2.0, h / 2.0), float(max(w, h)))
+        und = lens.undistort(image_points)
+        hom, _ = cv2.findHomography(und, board_mm, 0)
+        if hom is None:
+            continue
+        fit = cv2.perspectiveTransform(und.reshape(-1, 1, 2), hom).reshape(-1, 2)
+        rms = float(np.sqrt(((fit - board_mm) ** 2).sum(axis=1).mean()))
+        if best is None or rms < best[0]:
+            best = (rms, lens, hom)
+    if best is None:
+        raise StartPositionNotFoundError("cannot fit the board to the start checkers")
+    return best[1], best[2], best[0]
+
+
+def refit_on_start(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64]) -> tuple[Lens, NDArray[np.float64]]:
+    """Lens and homography refitted to the start checkers themselves: thirty known marks spread over the board.
+
+    The leather outline cannot measure barrel distortion; the checkers can. Keeps the given fit
+    when too few checkers are found or the refit is no better.
+    """
+    geo, rcfg = cfg.reader.geometry, cfg.reader
+    h, w = image.shape[:2]
+    for _ in range(cfg.refit_rounds):
+        canon = flatten_light(rcfg, to_canonical(image, canonical_maps(lens, hom, geo, rcfg.px_per_mm)), rcfg.wood_level)
+        lab = lab_image(canon)
+        try:
+            layout = learn_layout(cfg, lab)
+        except StartPositionNotFoundError:
+            return lens, hom
+        seen, want = find_start_checkers(cfg, lab[..., 0], layout)
+        if len(seen) < cfg.min_start_checkers:
+            return lens, hom
+        before = float(np.sqrt(((seen - want) ** 2).sum(axis=1).mean()))
+        image_points = lens.distort(cv2.perspectiveTransform(seen.reshape(-1, 1, 2), np.linalg.inv(hom)).reshape(-1, 2))
+        new_lens, new_hom, rms = fit_lens(cfg, image_points, want, (w, h))
+        if rms >= before * cfg.min_refit_gain:
+            return lens, hom
+        lens, hom = new_lens, new_hom
+    return lens, hom
+
+
 # ----------------------------------------------------------------------------- calibrate
 
 
@@ -237,6 +333,7 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
         lens = Lens(0.0, (w / 2.0, h / 2.0), float(max(w, h)))
         hom = homography_from_corners(order_corners(corners), geo, outer=True)
         fits = [(lens, refine_homography(cfg.finder, image, lens, hom, geo)[0])]
+    fits = [refit_on_start(cfg, image, lens, hom) for lens, hom in fits[:1]] + fits
     tries = fits + [(lens, rescaled(hom, geo, f, d)) for f, d in cfg.perturbations for lens, hom in fits[:1]]
     failure: StartPositionNotFoundError | None = None
     for lens, hom in tries:

@@ -86,6 +86,15 @@ class CalibrationConfig:
     inlay_radius: float = 0.5  # radius sampled as inlay
     min_occupancy_contrast: float = 1.2  # texture ratio occupied / empty points at the start
     min_inlay_separation: float = 12.0  # Lab distance between dark and light inlays
+    # the lens, fitted to the start checkers' rims
+    ring_margin: float = 3.0  # mm of board around the rim in its template
+    ring_search: float = 8.0  # mm a start checker is looked for around its place
+    ring_min_score: float = 0.3  # rim template correlation that counts as found
+    min_start_checkers: int = 16  # of the 30 (first layer), needed to refit the lens
+    max_barrel: float = 0.2  # barrel coefficient search range (normalised by the image's longer side)
+    barrel_step: float = 0.004
+    refit_rounds: int = 2
+    min_refit_gain: float = 0.9  # a refit must cut the checkers' misfit (mm) by at least this factor
     # ((scale x, scale y), shift mm) of the best fit, tried in turn when it does not read as the start position
     perturbations: tuple[tuple[tuple[float, float], tuple[float, float]], ...] = tuple(
         [((f, f), (0.0, 0.0)) for f in (0.97, 1.03)]
