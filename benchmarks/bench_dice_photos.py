@@ -1,6 +1,6 @@
 """Per-die value accuracy of ``vision.dice.read_dice`` on the real labelled photos.
 
-    .venv/bin/python benchmarks/bench_dice_photos.py [DATASET_DIR] [--csv OUT.csv]
+    .venv/bin/python benchmarks/bench_dice_photos.py [DATASET_DIR] [--photos all|test|val] [--csv OUT.csv]
 
 The photos (``shared/data/dice-photos-top-down``) are a held-out test set: nothing in
 ``vision`` was fitted on them. A labelled die counts as right when a detection's centre
@@ -71,8 +71,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dataset", nargs="?", type=Path, default=DEFAULT)
     ap.add_argument("--csv", type=Path, help="write one row per labelled die")
+    ap.add_argument("--photos", choices=("all", "test", "val"), default="all",
+                    help="val: only every 5th train photo (the hold-out the training scripts' --val uses)")
     args = ap.parse_args()
+    cv2.setNumThreads(1)
     entries = json.loads((args.dataset / "labels.json").read_text())
+    if args.photos == "val":
+        entries = [e for e in entries if e["split_in_source"] == "train"][::5]
+    elif args.photos == "test":
+        entries = [e for e in entries if e["split_in_source"] == "test"]
     cfg = DiceConfig()
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # right, found, total
     extra = 0

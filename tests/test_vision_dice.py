@@ -91,3 +91,54 @@ def test_dice_by_a_dark_frame_are_found() -> None:
     for x, y, v in placed:
         near = min(dice, key=lambda d: np.hypot(d.centre[0] - x, d.centre[1] - y))
         assert np.hypot(near.centre[0] - x, near.centre[1] - y) < 16 and near.value == v
+
+
+def _board_crop(value: int, turn: int, seed: int) -> np.ndarray:
+    """A 48x48 upright crop of a white die as the board reader makes it: 0.95 of a 16 mm face at 2 px/mm."""
+    rng = np.random.default_rng(seed)
+    ppm, n = 2.0, 80
+    canvas = np.empty((n, n, 3), np.float32)
+    canvas[:] = rng.uniform(0.2, 0.6, 3)  # wood or leather around the die
+    _paint_face(canvas, (n / 2 / ppm, n / 2 / ppm), 90.0 * turn + float(rng.uniform(-3, 3)), 16.0, 16.0, value, DIE_WHITE, ppm, 45.0)
+    img = np.clip(canvas * 255 + rng.normal(0, 2, canvas.shape), 0, 255).astype(np.uint8)
+    keep = 0.95 * 16 * ppm
+    m = np.float32([[48 / keep, 0, 24 - n / 2 * 48 / keep], [0, 48 / keep, 24 - n / 2 * 48 / keep]])
+    return cv2.warpAffine(img, m, (48, 48), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_read_face_reads_rendered_board_crops_in_every_turn(value: int) -> None:
+    from vision.dice import read_face
+
+    for turn in range(4):
+        read, confidence = read_face(_board_crop(value, turn, 10 * value + turn))
+        assert read == value and 0.5 < confidence <= 1.0
+
+
+def test_read_face_on_real_crops() -> None:
+    """Tiny crops of real dice (train split of the BSD-licensed photo set, see tests/data/dice_faces/README.md)."""
+    from vision.dice import read_face
+
+    folder = ROOT / "tests" / "data" / "dice_faces"
+    files = sorted(folder.glob("*.png"))
+    assert len(files) >= 12
+    right = 0
+    for f in files:
+        value, confidence = read_face(cv2.imread(str(f)))
+        right += value == int(f.name.split("_")[0])
+        assert 0.0 <= confidence <= 1.0
+    assert right >= len(files) - 1
+
+
+def test_cnn_is_small_and_turns_agree() -> None:
+    """The convolutional reader ships, loads with NumPy, and its im2col forward pass agrees across a batch."""
+    from vision.dice_cnn import CNN_PATH, INPUT_SIDE, cnn_input, load_cnn
+
+    cnn = load_cnn()
+    assert cnn is not None and CNN_PATH.stat().st_size < 2_000_000
+    faces = [_board_crop(v, 0, v) for v in (2, 5)]
+    x = np.stack([cnn_input(f) for f in faces])
+    assert x.shape == (2, INPUT_SIDE, INPUT_SIDE, 2)
+    batch = cnn.probabilities(x)
+    one = np.concatenate([cnn.probabilities(x[i:i + 1]) for i in range(2)])
+    assert np.allclose(batch, one, atol=1e-5) and np.allclose(batch.sum(axis=1), 1.0, atol=1e-4)

@@ -1,8 +1,12 @@
-"""Read dice in a photo without a board: find die faces, count pips.
+"""Read dice in a photo without a board: find die faces, read their values.
 
-Classical computer vision only (OpenCV + NumPy): a die is a compact blob that stands
-out from the local background (by colour or by its outline); its pips are small round
-blobs whose colour is far from the face colour. Nothing is downloaded or learned.
+OpenCV + NumPy: a die is a compact blob that stands out from the local background (by
+colour or by its outline). A small learned perceptron (``vision.dice_model``) drops the
+blobs that are no die faces, and a small convolutional network (``vision.dice_cnn``)
+reads the value of each die found; both ship as small JSON weight files, fitted on the
+train split of real photos and on rendered dice. Without them pips are counted
+classically: small round blobs whose colour is far from the face colour. Nothing is
+downloaded.
 
 Stages are pure functions ``(cfg, image) -> result``; thresholds live in
 :class:`DiceConfig`.
@@ -16,6 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.dice_cnn import load_cnn
 from vision.dice_model import face_features, load_face_model
 
 Image = NDArray[np.uint8]
@@ -49,6 +54,8 @@ class DiceConfig:
     proposals: tuple[tuple[float, int, int, int], ...] = (
         (22.0, 30, 80, 31), (35.0, 60, 150, 31), (50.0, 100, 200, 31), (35.0, 60, 150, 7), (70.0, 150, 300, 31))
     nms_dist: float = 0.5  # candidates whose centres are closer than this x die side are one die
+    value_crops: int = 3  # the convolutional reader reads this many of a die's best proposals
+    value_turns: int = 8  # ... each in this many of its quarter turns and mirrors, and averages
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +263,24 @@ def count_pips(cfg: DiceConfig, face: Image) -> tuple[int | None, float, float]:
     return count, float(np.clip(gap, 0.0, 1.0)), light
 
 
+def read_face(face: Image) -> tuple[int | None, float]:
+    """The value of an upright square BGR crop of a die's top face (about 48x48, the face filling
+    0.7 to 1.0 of it), and a confidence 0..1; None when it does not look like a die's face.
+
+    Uses the convolutional reader (averaged over the crop's quarter turns and mirrors) when it
+    ships, else counts pips classically.
+    """
+    cnn = load_cnn()
+    if cnn is None:
+        value, confidence, _ = count_pips(DiceConfig(), face)
+        return value, confidence
+    probs = cnn.read([face], 8)
+    if probs[0] >= 0.5:
+        return None, float(probs[0])
+    value = int(np.argmax(probs[1:])) + 1
+    return value, float(probs[value] / probs[1:].sum())
+
+
 def candidate_regions(cfg: DiceConfig, image: Image) -> list[NDArray[np.int32]]:
     """Regions that may be die faces, from every proposal variant (overlaps are resolved later)."""
     out: list[NDArray[np.int32]] = []
@@ -280,19 +305,24 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
         if probs[0] < cfg.not_die_prob:
             found.append((float(1.0 - probs[0]), cv2.minAreaRect(contour)[0], side, contour, face, probs))
     found.sort(key=lambda f: -f[0])
-    kept: list[tuple[tuple[float, float], float, NDArray[np.int32], Image, NDArray[np.float32]]] = []
+    kept: list[tuple[tuple[float, float], float, NDArray[np.int32], list[Image], NDArray[np.float32]]] = []
     for _, centre, side, contour, face, probs in found:
         near = [k for k in kept if np.hypot(centre[0] - k[0][0], centre[1] - k[0][1]) < cfg.nms_dist * max(side, k[1])]
         if near:
             near[0][4][:] += probs  # overlapping proposals of one die vote on its value
+            near[0][3].append(face)
         else:
-            kept.append((centre, side, contour, face, probs.copy()))
+            kept.append((centre, side, contour, [face], probs.copy()))
+    cnn = load_cnn()
+    if cnn is not None:  # the convolutional reader, over each die's best proposals, turned and mirrored
+        read = cnn.read_groups([k[3][:cfg.value_crops] for k in kept], cfg.value_turns)
+        kept = [(*k[:4], r) for k, r in zip(kept, read)]
     dice: list[Die] = []
-    for _, _, contour, face, votes in kept:
+    for _, _, contour, faces, votes in kept:
         value = int(np.argmax(votes[1:])) + 1
         x, y, w, h = cv2.boundingRect(contour)
-        light = float(np.median(cv2.cvtColor(face, cv2.COLOR_BGR2LAB)[..., 0]))
-        dice.append(Die(value, (int(x), int(y), int(w), int(h)), float(votes[value] / votes.sum()), light))
+        light = float(np.median(cv2.cvtColor(faces[0], cv2.COLOR_BGR2LAB)[..., 0]))
+        dice.append(Die(value, (int(x), int(y), int(w), int(h)), float(votes[value] / votes[1:].sum()), light))
     return dice
 
 

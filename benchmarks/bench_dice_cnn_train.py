@@ -1,0 +1,301 @@
+"""Fit ``vision/dice_cnn.json`` (the convolutional die-face reader) on the TRAIN split of the real photos.
+
+    nice -n 5 .venv/bin/python benchmarks/bench_dice_cnn_train.py [DATASET_DIR] [--val] [--cache C.npz] [--out vision/dice_cnn.json]
+
+Only photos with ``split_in_source == "train"`` are read; the test split stays held out for
+``bench_dice_photos.py``. Samples are patches around the reader's own candidate regions
+(matched to a label -> its value, unmatched -> class 0 "not a die face"), around the labelled
+boxes, and around white dice painted by the project's renderer (as on the board). Every
+epoch draws fresh crops from the patches: quarter turns, mirrors, small tilts, shifts, crop
+insets from 0.72 to 1.0 of the face (the photo reader keeps 0.8, the board reader 0.95),
+colour, blur and noise. ``--val`` holds out every 5th train photo and prints the value
+accuracy on their dice (for choosing settings) instead of writing the model.
+Seeded; NumPy only (im2col convolutions, Adam).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from vision.dice import DiceConfig, candidate_regions  # noqa: E402
+from vision.dice_cnn import CNN_PATH, INPUT_SIDE, LAYERS, ConvFaceModel, cnn_input, im2col3, maxpool2  # noqa: E402
+from vision.render import DIE_WHITE, _paint_face  # noqa: E402
+
+DEFAULT = Path("/work/shared/data/dice-photos-top-down")
+PATCH, SIDE = 96, 48  # patch side, and the die's side inside a patch (pixels)
+
+
+def _labels(entry: dict, w: int, h: int) -> list[tuple[int, float, float, float, float]]:
+    return [(int(d["value"]), d["bbox_yolo_cxcywh_norm"][0] * w, d["bbox_yolo_cxcywh_norm"][1] * h,
+             d["bbox_yolo_cxcywh_norm"][2] * w, d["bbox_yolo_cxcywh_norm"][3] * h) for d in entry["dice"]]
+
+
+def photo_patches(cfg: DiceConfig, image: np.ndarray, labels) -> tuple[list, list, list, list]:
+    """Deskewed patches of the candidate regions (class, index of the matched label or -1) and of the labelled boxes."""
+    cand, cls, which, boxes = [], [], [], []
+    for contour in candidate_regions(cfg, image):
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(contour)
+        side = float(np.sqrt(max(rw * rh, 1.0)))
+        best, k, j = 1e9, 0, -1
+        for i, (v, lx, ly, bw, bh) in enumerate(labels):
+            d = float(np.hypot(cx - lx, cy - ly))
+            if d <= 0.3 * max(bw, bh) and d < best:
+                best, k, j = d, v, i
+        rot = cv2.getRotationMatrix2D((cx, cy), ang, SIDE / side)
+        rot[:, 2] += (PATCH / 2 - cx, PATCH / 2 - cy)
+        cand.append(cv2.warpAffine(image, rot, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+        cls.append(k)
+        which.append(j)
+    for v, lx, ly, bw, bh in labels:  # the box scaled to a SIDE x SIDE square
+        m = np.float32([[SIDE / bw, 0, PATCH / 2 - lx * SIDE / bw], [0, SIDE / bh, PATCH / 2 - ly * SIDE / bh]])
+        boxes.append(cv2.warpAffine(image, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+    return cand, cls, which, boxes
+
+
+def rendered_patch(rng: np.random.Generator, value: int) -> np.ndarray:
+    """A white die painted by the renderer on a plain wood/leather-like ground, upright, as a patch."""
+    ppm = float(rng.uniform(1.8, 4.0))
+    n = int(round(PATCH / SIDE * 16 * ppm)) + 4
+    canvas = np.empty((n, n, 3), np.float32)
+    canvas[:] = rng.uniform(0.1, 0.7, 3)
+    canvas *= (1 + 0.04 * rng.standard_normal(canvas.shape[:2]).astype(np.float32))[..., None]
+    _paint_face(canvas, (n / 2 / ppm, n / 2 / ppm), float(rng.uniform(-4, 4)), 16.0, 16.0, value, DIE_WHITE, ppm, float(rng.uniform(0, 360)))
+    img = np.clip(canvas * 255 + rng.normal(0, 2, canvas.shape), 0, 255).astype(np.uint8)
+    return cv2.resize(img, (PATCH, PATCH), interpolation=cv2.INTER_LINEAR if n < PATCH else cv2.INTER_AREA)
+
+
+def collect(entries, root: Path, cfg: DiceConfig) -> dict[str, np.ndarray]:
+    cand, cls, photo, which, boxes, box_cls, box_photo = [], [], [], [], [], [], []
+    for pi, e in enumerate(entries):
+        image = cv2.imread(str(root / e["file"]))
+        labels = _labels(e, image.shape[1], image.shape[0])
+        c, k, j, b = photo_patches(cfg, image, labels)
+        cand += c
+        cls += k
+        which += j
+        photo += [pi] * len(c)
+        boxes += b
+        box_cls += [v for v, *_ in labels]
+        box_photo += [pi] * len(b)
+    return {"cand": np.array(cand), "cls": np.array(cls), "photo": np.array(photo), "which": np.array(which),
+            "boxes": np.array(boxes), "box_cls": np.array(box_cls), "box_photo": np.array(box_photo)}
+
+
+def augment(rng: np.random.Generator, patch: np.ndarray, strong: bool = True) -> np.ndarray:
+    """A 48x48 face crop drawn from a patch: turn, mirror, tilt, shift, inset, colour, blur, noise."""
+    keep = rng.uniform(0.72, 1.0) if strong else 0.8
+    angle = 90.0 * int(rng.integers(4)) + (rng.uniform(-8, 8) if strong else 0.0)
+    scale = 48.0 / (SIDE * keep)
+    rot = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), angle, scale)
+    shift = rng.uniform(-0.06, 0.06, 2) * 48 if strong else np.zeros(2)
+    rot[:, 2] += (24 - PATCH / 2 + shift[0], 24 - PATCH / 2 + shift[1])
+    out = cv2.warpAffine(patch, rot, (48, 48), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.5:
+        out = np.ascontiguousarray(out[:, ::-1])
+    if not strong:
+        return out
+    f = out.astype(np.float32)
+    f = f * rng.uniform(0.75, 1.25, 3) + rng.uniform(-25, 25)
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.2))
+    f += rng.normal(0, rng.uniform(0, 5), f.shape)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+# ----------------------------------------------------------------------------- training
+
+
+def init_params(rng: np.random.Generator, widths: tuple[int, int, int], dense: int) -> dict[str, np.ndarray]:
+    shapes = {"c1": (2 * 9, widths[0]), "c2": (widths[0] * 9, widths[1]), "c3": (widths[1] * 9, widths[2]),
+              "d1": ((INPUT_SIDE // 8) ** 2 * widths[2], dense), "d2": (dense, 7)}
+    p = {}
+    for name in LAYERS:
+        fan_in, fan_out = shapes[name]
+        p[name + "_w"] = rng.normal(0, np.sqrt(2.0 / fan_in), (fan_in, fan_out)).astype(np.float32)
+        p[name + "_b"] = np.zeros(fan_out, np.float32)
+    return p
+
+
+def col2im3(dcols: np.ndarray, shape: tuple[int, int, int, int]) -> np.ndarray:
+    """The adjoint of ``im2col3``: neighbourhood gradients summed back onto the map."""
+    n, h, w, c = shape
+    d = dcols.reshape(n, h, w, 9, c)
+    dxp = np.zeros((n, h + 2, w + 2, c), np.float32)
+    for i in range(3):
+        for j in range(3):
+            dxp[:, i:i + h, j:j + w, :] += d[:, :, :, 3 * i + j, :]
+    return dxp[:, 1:-1, 1:-1, :]
+
+
+def loss_and_grads(p: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray, wy: np.ndarray,
+                   rng: np.random.Generator, dropout: float) -> tuple[float, dict[str, np.ndarray]]:
+    caches = []
+    for name in ("c1", "c2", "c3"):
+        n, h, w, _ = x.shape
+        cols = im2col3(x)
+        pre = (cols @ p[name + "_w"] + p[name + "_b"]).reshape(n, h, w, -1)
+        act = np.maximum(pre, 0.0)
+        pooled = maxpool2(act)
+        caches.append((name, x.shape, cols, pre, act, pooled))
+        x = pooled
+    flat = x.reshape(len(x), -1)
+    h1p = flat @ p["d1_w"] + p["d1_b"]
+    h1 = np.maximum(h1p, 0.0)
+    keep = (rng.random(h1.shape) >= dropout).astype(np.float32) / (1 - dropout)
+    h1d = h1 * keep
+    z = h1d @ p["d2_w"] + p["d2_b"]
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    prob = e / e.sum(axis=1, keepdims=True)
+    loss = float(-(wy * np.log(prob[np.arange(len(y)), y] + 1e-9)).sum() / wy.sum())
+    g = prob
+    g[np.arange(len(y)), y] -= 1
+    g *= (wy / wy.sum())[:, None]
+    grads = {"d2_w": h1d.T @ g, "d2_b": g.sum(axis=0)}
+    gh = (g @ p["d2_w"].T) * keep * (h1p > 0)
+    grads["d1_w"] = flat.T @ gh
+    grads["d1_b"] = gh.sum(axis=0)
+    gx = (gh @ p["d1_w"].T).reshape(x.shape)
+    for name, shape, cols, pre, act, pooled in reversed(caches):
+        n, h, w, f = act.shape
+        up = np.repeat(np.repeat(pooled, 2, axis=1), 2, axis=2)
+        gup = np.repeat(np.repeat(gx, 2, axis=1), 2, axis=2)
+        gpre = (gup * ((act == up) & (pre > 0))).reshape(-1, f)
+        grads[name + "_w"] = cols.T @ gpre
+        grads[name + "_b"] = gpre.sum(axis=0)
+        if name != "c1":
+            gx = col2im3(gpre @ p[name + "_w"].T, shape)
+    return loss, grads
+
+
+def batch_inputs(rng, pool: list[np.ndarray], idx: np.ndarray) -> np.ndarray:
+    return np.stack([cnn_input(augment(rng, pool[i])) for i in idx])
+
+
+def train(pool: list[np.ndarray], y: np.ndarray, w: np.ndarray, args, seed: int) -> ConvFaceModel:
+    rng = np.random.default_rng(seed)
+    p = init_params(rng, tuple(args.widths), args.dense)
+    m = {k: np.zeros_like(v) for k, v in p.items()}
+    v2 = {k: np.zeros_like(v) for k, v in p.items()}
+    prob = w / w.sum()
+    steps_per_epoch = args.per_epoch // args.batch
+    total = steps_per_epoch * args.epochs
+    step = 0
+    for epoch in range(args.epochs):
+        t0, losses = time.perf_counter(), []
+        for _ in range(steps_per_epoch):
+            idx = rng.choice(len(y), args.batch, p=prob)
+            x = batch_inputs(rng, pool, idx)
+            loss, grads = loss_and_grads(p, x, y[idx], np.ones(len(idx), np.float32), rng, args.dropout)
+            losses.append(loss)
+            step += 1
+            lr = args.lr * 0.5 * (1 + np.cos(np.pi * step / total))
+            for k in p:
+                m[k] = 0.9 * m[k] + 0.1 * grads[k]
+                v2[k] = 0.999 * v2[k] + 0.001 * grads[k] ** 2
+                mh, vh = m[k] / (1 - 0.9 ** step), v2[k] / (1 - 0.999 ** step)
+                p[k] -= (lr * (mh / (np.sqrt(vh) + 1e-8) + args.decay * p[k])).astype(np.float32)
+        print(f"epoch {epoch + 1}/{args.epochs}: loss {np.mean(losses):.4f} ({time.perf_counter() - t0:.0f} s)", flush=True)
+    return ConvFaceModel({k: v.astype(np.float32) for k, v in p.items()})
+
+
+def training_pool(data: dict[str, np.ndarray], photos: set[int], args, rng) -> tuple[list, np.ndarray, np.ndarray]:
+    """Patches, classes and sampling weights: candidates, labelled boxes and rendered white dice."""
+    pool, ys, ws = [], [], []
+    for patch, k, ph in zip(data["cand"], data["cls"], data["photo"]):
+        if int(ph) in photos:
+            pool.append(patch)
+            ys.append(int(k))
+            ws.append(args.not_die_weight if k == 0 else 1.0)
+    for patch, k, ph in zip(data["boxes"], data["box_cls"], data["box_photo"]):
+        if int(ph) in photos:
+            pool.append(patch)
+            ys.append(int(k))
+            ws.append(args.box_weight)
+    for i in range(args.rendered):
+        v = 1 + i % 6
+        pool.append(rendered_patch(rng, v))
+        ys.append(v)
+        ws.append(args.rendered_weight)
+    return pool, np.array(ys), np.array(ws, np.float64)
+
+
+def validate(model: ConvFaceModel, data: dict[str, np.ndarray], photos: set[int], turns: int) -> None:
+    """Value accuracy on held-out dice: per candidate, and per labelled die over all its candidates (as read_dice votes)."""
+    rng = np.random.default_rng(0)
+    per_die: dict[tuple[int, int], list[np.ndarray]] = {}
+    right = total = 0
+    for patch, k, ph, j in zip(data["cand"], data["cls"], data["photo"], data["which"]):
+        if int(ph) not in photos or k == 0:
+            continue
+        pr = model.read([augment(rng, patch, strong=False)], turns)
+        right += int(np.argmax(pr[1:]) + 1 == k)
+        total += 1
+        per_die.setdefault((int(ph), int(j)), []).append(pr)
+    truth = {}
+    for ph, j, k in zip(data["photo"], data["which"], data["cls"]):
+        if k:
+            truth[(int(ph), int(j))] = int(k)
+    die_right = sum(int(np.argmax(np.mean(v, axis=0)[1:]) + 1 == truth[key]) for key, v in per_die.items())
+    confusion = np.zeros((7, 7), int)
+    for key, v in per_die.items():
+        confusion[truth[key], int(np.argmax(np.mean(v, axis=0)[1:])) + 1] += 1
+    print("dice: label (rows) x read (columns)\n" + str(confusion[1:, 1:]))
+    print(f"held-out candidates: value right {100 * right / max(total, 1):.2f}% ({right}/{total});"
+          f" dice (votes of their candidates) {100 * die_right / max(len(per_die), 1):.2f}% ({die_right}/{len(per_die)})")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dataset", nargs="?", type=Path, default=DEFAULT)
+    ap.add_argument("--val", action="store_true")
+    ap.add_argument("--cache", type=Path, help="npz of the collected patches (reused if present)")
+    ap.add_argument("--widths", type=int, nargs=3, default=(16, 32, 64))
+    ap.add_argument("--dense", type=int, default=64)
+    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--per-epoch", type=int, default=12000)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--decay", type=float, default=1e-4)
+    ap.add_argument("--dropout", type=float, default=0.3)
+    ap.add_argument("--not-die-weight", type=float, default=0.5)
+    ap.add_argument("--box-weight", type=float, default=1.0)
+    ap.add_argument("--rendered", type=int, default=1200, help="rendered white dice added")
+    ap.add_argument("--rendered-weight", type=float, default=0.5)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--turns", type=int, default=8, help="quarter turns and mirrors averaged when validating")
+    ap.add_argument("--out", type=Path, help=f"default {CNN_PATH}; with --val only if given")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    entries = [e for e in json.loads((args.dataset / "labels.json").read_text()) if e["split_in_source"] == "train"]
+    if args.cache and args.cache.exists():
+        data = dict(np.load(args.cache))
+    else:
+        data = collect(entries, args.dataset, DiceConfig())
+        if args.cache:
+            np.savez(args.cache, **data)
+    held = {i for i in range(len(entries)) if i % 5 == 0} if args.val else set()
+    fit = set(range(len(entries))) - held
+    pool, y, w = training_pool(data, fit, args, np.random.default_rng(5))
+    print(f"{len(y)} patches, classes {np.bincount(y, minlength=7).tolist()}", flush=True)
+    model = train(pool, y, w, args, args.seed)
+    if held:
+        validate(model, data, held, args.turns)
+        if args.out is None:
+            return 0
+    args.out = args.out or CNN_PATH
+    args.out.write_text(json.dumps(model.to_json(), separators=(",", ":")))
+    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

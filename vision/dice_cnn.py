@@ -1,0 +1,113 @@
+"""A small convolutional reader of die faces: crop -> (not a die, 1..6) probabilities.
+
+Three 3x3 convolution layers (ReLU, 2x2 max pooling) and two dense layers, run with
+NumPy only (im2col and one matrix product per layer). The input is colour-agnostic:
+the Lab distance of each pixel from the face's median colour (pips stand out on white,
+black or coloured dice alike) and the z-scored lightness, at ``INPUT_SIDE`` pixels.
+The weights live in ``dice_cnn.json`` next to this module; they were fitted by
+``benchmarks/bench_dice_cnn_train.py`` on the *train* split of the real dice photos and
+on rendered white dice (never the held-out test split). Nothing is downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+CNN_PATH = Path(__file__).with_name("dice_cnn.json")
+INPUT_SIDE = 32
+DIST_SCALE = 60.0  # Lab distance that maps to 1.0
+LAYERS = ("c1", "c2", "c3", "d1", "d2")
+
+
+def cnn_input(face: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """(INPUT_SIDE, INPUT_SIDE, 2) input of an upright square BGR crop of a die's top face (any size)."""
+    small = cv2.resize(face, (INPUT_SIDE, INPUT_SIDE), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    m = INPUT_SIDE // 8
+    colour = np.median(lab[m:-m, m:-m].reshape(-1, 3), axis=0)
+    dist = np.sqrt(((lab - colour) ** 2).sum(axis=2)) / DIST_SCALE
+    light = lab[..., 0]
+    light = (light - light.mean()) / (light.std() + 8.0)
+    return np.stack([np.minimum(dist, 3.0), light], axis=2).astype(np.float32)
+
+
+def im2col3(x: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(N, H, W, C) -> (N*H*W, 9*C): the 3x3 neighbourhoods of a zero-padded map, ordered (row, column, channel)."""
+    n, h, w, c = x.shape
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    return np.concatenate([xp[:, i:i + h, j:j + w, :] for i in range(3) for j in range(3)], axis=3).reshape(n * h * w, 9 * c)
+
+
+def maxpool2(x: NDArray[np.float32]) -> NDArray[np.float32]:
+    return np.maximum(np.maximum(x[:, ::2, ::2], x[:, 1::2, ::2]), np.maximum(x[:, ::2, 1::2], x[:, 1::2, 1::2]))
+
+
+@dataclass(frozen=True)
+class ConvFaceModel:
+    """Weights: per layer a matrix (inputs, outputs) and a bias; conv layers take im2col rows."""
+
+    params: dict[str, NDArray[np.float32]]
+
+    def logits(self, x: NDArray[np.float32]) -> NDArray[np.float32]:
+        p = self.params
+        for name in ("c1", "c2", "c3"):
+            n, h, w, _ = x.shape
+            y = im2col3(x) @ p[name + "_w"] + p[name + "_b"]
+            x = maxpool2(np.maximum(y, 0.0).reshape(n, h, w, -1))
+        h1 = np.maximum(x.reshape(len(x), -1) @ p["d1_w"] + p["d1_b"], 0.0)
+        return h1 @ p["d2_w"] + p["d2_b"]
+
+    def probabilities(self, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
+        """(n, side, side, 2) inputs -> (n, 7) probabilities; class 0 is 'not a die face', k is value k."""
+        z = self.logits(np.asarray(inputs, np.float32))
+        z = z - z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    def read(self, faces: list[NDArray[np.uint8]], turns: int = 8) -> NDArray[np.float32]:
+        """Mean probabilities over all faces (crops of one die) and ``turns`` of the 8 quarter turns and mirrors."""
+        return self.read_groups([faces], turns)[0]
+
+    def read_groups(self, groups: list[list[NDArray[np.uint8]]], turns: int = 8) -> NDArray[np.float32]:
+        """(len(groups), 7): ``read`` for several dice at once (one forward pass)."""
+        if not groups:
+            return np.zeros((0, 7), np.float32)
+        xs = []
+        for faces in groups:
+            for face in faces:
+                x = cnn_input(face)
+                for k in range(turns):
+                    r = np.rot90(x, k % 4)
+                    xs.append(r[:, ::-1] if k >= 4 else r)
+        probs = self.probabilities(np.stack(xs))
+        sizes = np.cumsum([0] + [len(faces) * turns for faces in groups])
+        return np.stack([probs[a:b].mean(axis=0) for a, b in zip(sizes[:-1], sizes[1:])])
+
+    def to_json(self) -> dict[str, object]:
+        """Each array as its shape and little-endian float16 bytes in base64 (the file stays small)."""
+        out: dict[str, object] = {}
+        for k, v in self.params.items():
+            a = np.asarray(v, "<f2")
+            out[k] = {"shape": list(a.shape), "f16": base64.b64encode(a.tobytes()).decode("ascii")}
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, dict]) -> "ConvFaceModel":
+        return cls({k: np.frombuffer(base64.b64decode(v["f16"]), "<f2").reshape(v["shape"]).astype(np.float32)
+                    for k, v in data.items()})
+
+
+@lru_cache(maxsize=1)
+def load_cnn(path: Path = CNN_PATH) -> ConvFaceModel | None:
+    """The shipped convolutional model, or None if the file is absent."""
+    if not path.exists():
+        return None
+    return ConvFaceModel.from_json(json.loads(path.read_text()))
