@@ -10,7 +10,7 @@ epoch draws fresh crops from the patches: quarter turns, mirrors, small tilts, s
 insets from 0.72 to 1.0 of the face (the photo reader keeps 0.8, the board reader 0.95),
 colour, blur and noise. ``--val`` holds out every 5th train photo and prints the value
 accuracy on their dice (for choosing settings) instead of writing the model.
-Seeded; NumPy only (im2col convolutions, Adam).
+Seeded (one network per ``--seeds`` entry, averaged); NumPy only (im2col convolutions, Adam).
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ def train(pool: list[np.ndarray], y: np.ndarray, w: np.ndarray, args, seed: int)
                 mh, vh = m[k] / (1 - 0.9 ** step), v2[k] / (1 - 0.999 ** step)
                 p[k] -= (lr * (mh / (np.sqrt(vh) + 1e-8) + args.decay * p[k])).astype(np.float32)
         print(f"epoch {epoch + 1}/{args.epochs}: loss {np.mean(losses):.4f} ({time.perf_counter() - t0:.0f} s)", flush=True)
-    return ConvFaceModel({k: v.astype(np.float32) for k, v in p.items()})
+    return ConvFaceModel(({k: v.astype(np.float32) for k, v in p.items()},))
 
 
 def training_pool(data: dict[str, np.ndarray], photos: set[int], args, rng) -> tuple[list, np.ndarray, np.ndarray]:
@@ -270,11 +270,15 @@ def main() -> int:
     ap.add_argument("--box-weight", type=float, default=1.0)
     ap.add_argument("--rendered", type=int, default=1200, help="rendered white dice added")
     ap.add_argument("--rendered-weight", type=float, default=0.5)
-    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--seeds", type=int, nargs="+", default=[11, 12, 13], help="one network per seed; their probabilities are averaged")
     ap.add_argument("--turns", type=int, default=8, help="quarter turns and mirrors averaged when validating")
     ap.add_argument("--out", type=Path, help=f"default {CNN_PATH}; with --val only if given")
+    ap.add_argument("--merge", type=Path, nargs="+", help="only join the networks of these model files into --out")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.merge:
+        members = tuple(p for f in args.merge for p in ConvFaceModel.from_json(json.loads(f.read_text())).members)
+        return write(ConvFaceModel(members), args.out or CNN_PATH)
     entries = [e for e in json.loads((args.dataset / "labels.json").read_text()) if e["split_in_source"] == "train"]
     if args.cache and args.cache.exists():
         data = dict(np.load(args.cache))
@@ -286,14 +290,22 @@ def main() -> int:
     fit = set(range(len(entries))) - held
     pool, y, w = training_pool(data, fit, args, np.random.default_rng(5))
     print(f"{len(y)} patches, classes {np.bincount(y, minlength=7).tolist()}", flush=True)
-    model = train(pool, y, w, args, args.seed)
+    models = [train(pool, y, w, args, seed) for seed in args.seeds]
+    model = ConvFaceModel(tuple(p for m in models for p in m.members))
     if held:
+        for seed, single in zip(args.seeds, models):
+            print(f"seed {seed}:")
+            validate(single, data, held, args.turns)
+        print(f"ensemble of {len(models)}:")
         validate(model, data, held, args.turns)
         if args.out is None:
             return 0
-    args.out = args.out or CNN_PATH
-    args.out.write_text(json.dumps(model.to_json(), separators=(",", ":")))
-    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB)")
+    return write(model, args.out or CNN_PATH)
+
+
+def write(model: ConvFaceModel, out: Path) -> int:
+    out.write_text(json.dumps(model.to_json(), separators=(",", ":")))
+    print(f"wrote {out}: {len(model.members)} network(s), {out.stat().st_size // 1024} KiB")
     return 0
 
 

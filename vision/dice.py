@@ -55,6 +55,7 @@ class DiceConfig:
         (22.0, 30, 80, 31), (35.0, 60, 150, 31), (50.0, 100, 200, 31), (35.0, 60, 150, 7), (70.0, 150, 300, 31))
     nms_dist: float = 0.5  # candidates whose centres are closer than this x die side are one die
     value_crops: int = 3  # the convolutional reader reads this many of a die's best proposals
+    value_insets: tuple[float, ...] = (0.10,)  # ... each cropped with these insets (fractions of the side)
     value_turns: int = 8  # ... each in this many of its quarter turns and mirrors, and averages
 
 
@@ -162,15 +163,22 @@ def _kmeans_split(blob: Image, side: float, iterations: int = 10) -> list[Image]
     if k < 2:
         return [blob]
     k = min(k, 6)
-    pts = np.column_stack([xs, ys]).astype(np.float64)
-    centres = [pts[np.argmin(pts.sum(axis=1))]]
+    px, py = xs.astype(np.float64), ys.astype(np.float64)
+    first = int(np.argmin(px + py))
+    cx, cy = [px[first]], [py[first]]
+    d = np.full(len(px), np.inf)
     for _ in range(1, k):  # farthest-point start: no random numbers
-        d = np.min([((pts - c) ** 2).sum(axis=1) for c in centres], axis=0)
-        centres.append(pts[int(np.argmax(d))])
-    cen = np.array(centres)
+        d = np.minimum(d, (px - cx[-1]) ** 2 + (py - cy[-1]) ** 2)
+        far = int(np.argmax(d))
+        cx.append(px[far])
+        cy.append(py[far])
+    cen_x, cen_y = np.array(cx), np.array(cy)
     for _ in range(iterations):
-        label = np.argmin(((pts[:, None, :] - cen[None, :, :]) ** 2).sum(axis=2), axis=1)
-        cen = np.array([pts[label == i].mean(axis=0) if (label == i).any() else cen[i] for i in range(k)])
+        label = np.argmin((px[:, None] - cen_x) ** 2 + (py[:, None] - cen_y) ** 2, axis=1)
+        count = np.bincount(label, minlength=k)
+        has = count > 0
+        cen_x[has] = np.bincount(label, px, k)[has] / count[has]
+        cen_y[has] = np.bincount(label, py, k)[has] / count[has]
     parts = []
     for i in range(k):
         part = np.zeros_like(blob)
@@ -305,23 +313,24 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
         if probs[0] < cfg.not_die_prob:
             found.append((float(1.0 - probs[0]), cv2.minAreaRect(contour)[0], side, contour, face, probs))
     found.sort(key=lambda f: -f[0])
-    kept: list[tuple[tuple[float, float], float, NDArray[np.int32], list[Image], NDArray[np.float32]]] = []
+    kept: list[tuple[tuple[float, float], float, list[NDArray[np.int32]], Image, NDArray[np.float32]]] = []
     for _, centre, side, contour, face, probs in found:
         near = [k for k in kept if np.hypot(centre[0] - k[0][0], centre[1] - k[0][1]) < cfg.nms_dist * max(side, k[1])]
         if near:
             near[0][4][:] += probs  # overlapping proposals of one die vote on its value
-            near[0][3].append(face)
+            near[0][2].append(contour)
         else:
-            kept.append((centre, side, contour, [face], probs.copy()))
+            kept.append((centre, side, [contour], face, probs.copy()))
     cnn = load_cnn()
-    if cnn is not None:  # the convolutional reader, over each die's best proposals, turned and mirrored
-        read = cnn.read_groups([k[3][:cfg.value_crops] for k in kept], cfg.value_turns)
+    if cnn is not None:  # the convolutional reader, over each die's best proposals and crop insets, turned and mirrored
+        groups = [[_face_crop(image, c, inset)[0] for c in k[2][:cfg.value_crops] for inset in cfg.value_insets] for k in kept]
+        read = cnn.read_groups(groups, cfg.value_turns)
         kept = [(*k[:4], r) for k, r in zip(kept, read)]
     dice: list[Die] = []
-    for _, _, contour, faces, votes in kept:
+    for _, _, contours, face, votes in kept:
         value = int(np.argmax(votes[1:])) + 1
-        x, y, w, h = cv2.boundingRect(contour)
-        light = float(np.median(cv2.cvtColor(faces[0], cv2.COLOR_BGR2LAB)[..., 0]))
+        x, y, w, h = cv2.boundingRect(contours[0])
+        light = float(np.median(cv2.cvtColor(face, cv2.COLOR_BGR2LAB)[..., 0]))
         dice.append(Die(value, (int(x), int(y), int(w), int(h)), float(votes[value] / votes[1:].sum()), light))
     return dice
 

@@ -52,12 +52,13 @@ def maxpool2(x: NDArray[np.float32]) -> NDArray[np.float32]:
 
 @dataclass(frozen=True)
 class ConvFaceModel:
-    """Weights: per layer a matrix (inputs, outputs) and a bias; conv layers take im2col rows."""
+    """Weights of one or more networks (an ensemble whose probabilities are averaged): per layer a
+    matrix (inputs, outputs) and a bias; conv layers take im2col rows."""
 
-    params: dict[str, NDArray[np.float32]]
+    members: tuple[dict[str, NDArray[np.float32]], ...]
 
-    def logits(self, x: NDArray[np.float32]) -> NDArray[np.float32]:
-        p = self.params
+    @staticmethod
+    def _logits(p: dict[str, NDArray[np.float32]], x: NDArray[np.float32]) -> NDArray[np.float32]:
         for name in ("c1", "c2", "c3"):
             n, h, w, _ = x.shape
             y = im2col3(x) @ p[name + "_w"] + p[name + "_b"]
@@ -67,10 +68,13 @@ class ConvFaceModel:
 
     def probabilities(self, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
         """(n, side, side, 2) inputs -> (n, 7) probabilities; class 0 is 'not a die face', k is value k."""
-        z = self.logits(np.asarray(inputs, np.float32))
-        z = z - z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+        x = np.asarray(inputs, np.float32)
+        out = np.zeros((len(x), 7), np.float32)
+        for p in self.members:
+            z = self._logits(p, x)
+            e = np.exp(z - z.max(axis=1, keepdims=True))
+            out += e / e.sum(axis=1, keepdims=True)
+        return out / len(self.members)
 
     def read(self, faces: list[NDArray[np.uint8]], turns: int = 8) -> NDArray[np.float32]:
         """Mean probabilities over all faces (crops of one die) and ``turns`` of the 8 quarter turns and mirrors."""
@@ -93,16 +97,18 @@ class ConvFaceModel:
 
     def to_json(self) -> dict[str, object]:
         """Each array as its shape and little-endian float16 bytes in base64 (the file stays small)."""
-        out: dict[str, object] = {}
-        for k, v in self.params.items():
-            a = np.asarray(v, "<f2")
-            out[k] = {"shape": list(a.shape), "f16": base64.b64encode(a.tobytes()).decode("ascii")}
-        return out
+        def encode(a: NDArray[np.float32]) -> dict[str, object]:
+            h = np.asarray(a, "<f2")
+            return {"shape": list(h.shape), "f16": base64.b64encode(h.tobytes()).decode("ascii")}
+
+        return {"members": [{k: encode(v) for k, v in p.items()} for p in self.members]}
 
     @classmethod
-    def from_json(cls, data: dict[str, dict]) -> "ConvFaceModel":
-        return cls({k: np.frombuffer(base64.b64decode(v["f16"]), "<f2").reshape(v["shape"]).astype(np.float32)
-                    for k, v in data.items()})
+    def from_json(cls, data: dict) -> "ConvFaceModel":
+        def decode(v: dict) -> NDArray[np.float32]:
+            return np.frombuffer(base64.b64decode(v["f16"]), "<f2").reshape(v["shape"]).astype(np.float32)
+
+        return cls(tuple({k: decode(v) for k, v in p.items()} for p in data["members"]))
 
 
 @lru_cache(maxsize=1)

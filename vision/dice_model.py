@@ -6,6 +6,10 @@ white, black or coloured dice alike) plus the z-scored lightness. The weights li
 ``dice_model.json`` next to this module; they were fitted by
 ``benchmarks/bench_dice_train.py`` on the *train* split of the real dice photos only
 (never the held-out test split). Nothing is downloaded at run time.
+
+``vision.dice.read_dice`` uses it to drop candidate regions that are no die faces and to
+order overlapping proposals; the values of the dice it keeps are read by the convolutional
+reader in ``vision.dice_cnn`` when that ships.
 """
 
 from __future__ import annotations
