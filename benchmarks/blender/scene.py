@@ -14,6 +14,13 @@ points (noise-bump grain) on a lighter walnut field, copper checkers turned from
 (bevelled rim, a groove, a leather inlay a little below the rim), white rounded dice with
 dark domed pips, an ivory doubling cube with numeral decals, an optional skin-coloured arm,
 a table, one soft area lamp plus a dim room (world) light, a pinhole camera.
+
+Not modelled: defocus, motion blur, the camera's auto exposure and white balance (a dim lamp
+is just darker), chromatic aberration, indented pips (they are dark domes), dice cups, a
+real hand (the arm ends in a flat mitten), clutter on the table, worn or differing checkers,
+leaning stacks. The cube's numerals are ``vision.numerals``' own glyphs, not a real typeface.
+Debian's Blender has no OpenImageDenoise: renders use adaptive sampling, clamping and glossy
+blur instead of a denoiser.
 """
 
 from __future__ import annotations
