@@ -64,8 +64,10 @@ class ReaderConfig:
     min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
     flat_max_aspect: float = 1.22  # a cocked die's footprint is longer
+    side_min_lightness: float = 35.0  # Lab L above the local board that a die's dimmer side face still has
+    side_max_chroma: float = 40.0  # and its L1 chroma
     cocked_min_fill: float = 0.82  # and a clean rectangle (a flat die with a highlight stuck to it is not)
-    cocked_min_area: float = 330.0  # mm²: a footprint this large is a cocked die however it is cut (a flat one is 16 x 16)
+    cocked_min_area: float = 325.0  # mm²: a footprint this large is a cocked die however it is cut (a flat one is 16 x 16)
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre
     cocked_top_share: float = 0.9  # a cocked die's top face is this long (in footprint widths) along its lean

@@ -12,7 +12,7 @@ as occluded instead of guessed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -236,6 +236,7 @@ class WhiteBlob:
     contour: NDArray[np.int32]  # canonical pixels
     colour: tuple[float, float, float]  # median Lab of the brighter half
     fill: float  # area / area of the fitted rectangle
+    grown: WhiteBlob | None = None  # a die's whole footprint, dimmer faces and all (see die_footprint)
 
     def die_like(self, cfg: ReaderConfig) -> bool:
         return cfg.die_min_side <= self.size[0] <= cfg.die_max_side and self.fill >= cfg.min_fill
@@ -266,12 +267,13 @@ def local_background(cfg: ReaderConfig, lightness: Image) -> NDArray[np.float32]
     return cv2.resize(bg, (lightness.shape[1], lightness.shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
-def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = False) -> NDArray[np.uint8]:
+def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = False) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
     """Pixels as light and grey as a die, or as likely as the cube's learned colour.
 
     With ``cream``, off the playing surface the test is looser: the cube's ivory turns
     cream under a warm lamp at the board's edge, and calibration often saw it clipped to
     white. (Copper highlights on the bar pass that test too, so it is the second look.)
+    Returns the mask and the lightness it was judged against.
     """
     base = np.maximum(local_background(cfg, lab[..., 0]), cal.wood_lightness)
     light = lab[..., 0] > base + cfg.white_min_lightness * cfg.ivory_lightness_share
@@ -288,7 +290,7 @@ def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = Fa
     if cream and off.shape == mask.shape:
         cream = (lab[..., 0] > cal.wood_lightness + cfg.cube_min_lightness) & (chroma_l1 < cfg.cube_max_chroma) & off
         mask[cream] = 1  # type: ignore[index]
-    return mask
+    return mask, base
 
 
 def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32], shape: tuple[int, ...]) -> WhiteBlob | None:
@@ -370,6 +372,37 @@ def _face_size(cfg: ReaderConfig, size_px: tuple[float, float], flat: bool) -> t
     return (w * keep, h * keep)
 
 
+def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob: WhiteBlob) -> WhiteBlob:
+    """A die-sized blob grown over the dimmer faces around it: a cocked die's side face is lit less
+    than its top and may miss the white test. Unchanged when the grown outline is no die's."""
+    if not blob.die_like(cfg):
+        return blob
+    ppm = cfg.px_per_mm
+    reach = int(round(cfg.max_footprint * ppm))
+    cx, cy = int(round(blob.centre[0] * ppm)), int(round(blob.centre[1] * ppm))
+    h, w = lab.shape[:2]
+    x0, y0, x1, y1 = max(0, cx - reach), max(0, cy - reach), min(w, cx + reach), min(h, cy + reach)
+    win = lab[y0:y1, x0:x1]
+    chroma = cv2.absdiff(win[..., 1], 128).astype(np.int16) + cv2.absdiff(win[..., 2], 128)
+    loose = ((win[..., 0] > base[y0:y1, x0:x1] + cfg.side_min_lightness) & (chroma < cfg.side_max_chroma)).astype(np.uint8)
+    cv2.drawContours(loose, [blob.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
+    k = max(3, int(round(ppm * cfg.white_close)) | 1)
+    loose = cv2.morphologyEx(loose, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    o = max(3, int(round(ppm * cfg.white_open)) | 1)
+    loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (o, o)))
+    n, labels = cv2.connectedComponents(loose)
+    at = labels[min(cy - y0, labels.shape[0] - 1), min(cx - x0, labels.shape[1] - 1)]
+    if at == 0:
+        return blob
+    contours, _ = cv2.findContours((labels == at).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    grown = _blob(cfg, lab[y0:y1, x0:x1], max(contours, key=cv2.contourArea), (y1 - y0, x1 - x0))
+    if grown is None or grown.size[1] > cfg.max_footprint or grown.fill < cfg.min_fill:
+        return blob
+    contour = grown.contour + np.array([x0, y0], np.int32)
+    footprint = WhiteBlob((grown.centre[0] + x0 / ppm, grown.centre[1] + y0 / ppm), grown.size, grown.angle, contour, blob.colour, grown.fill)
+    return replace(blob, grown=footprint)
+
+
 def is_flat(cfg: ReaderConfig, blob: WhiteBlob) -> bool:
     """A cocked die shows a side face too: its footprint is a longer clean rectangle, or simply larger."""
     area = float(cv2.contourArea(blob.contour)) / cfg.px_per_mm ** 2
@@ -379,11 +412,12 @@ def is_flat(cfg: ReaderConfig, blob: WhiteBlob) -> bool:
 
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob) -> dict[str, Any]:
     """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped)."""
-    flat = is_flat(cfg, blob)
-    if flat:
+    footprint = blob.grown or blob
+    flat = is_flat(cfg, footprint)
+    if flat:  # the white blob is the face itself
         (cx, cy), (w, h), ang = cv2.minAreaRect(blob.contour)
     else:
-        (cx, cy), (w, h), ang = _top_face(cfg, raw, blob)
+        (cx, cy), (w, h), ang = _top_face(cfg, raw, footprint)
     crop = _crop(raw, (cx, cy), _face_size(cfg, (w, h), flat), ang, cfg.die_crop_px)
     value, conf, _ = count_pips(cfg.dice, crop)
     return {
@@ -491,8 +525,8 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     canon = normalise_light(cfg, cal, raw)
     lab = lab8_image(canon)
     prof = sample_profiles(cfg, lab, cal.layout)
-    bright = white_mask(cfg, cal, lab)
-    blobs = white_blobs(cfg, cal, lab, bright)
+    bright, base = white_mask(cfg, cal, lab)
+    blobs = [die_footprint(cfg, lab, base, b) for b in white_blobs(cfg, cal, lab, bright)]
     near_white = np.zeros(bright.shape, np.uint8)
     cv2.drawContours(near_white, [b.contour for b in blobs], -1, 1, -1)
     k = max(3, int(round(cfg.px_per_mm * cfg.white_margin)) | 1)
@@ -509,7 +543,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
         )
     dice, cube = split_dice_and_cube(cfg, cal, raw, bright, blobs)
     if cube is None:  # look again off the playing surface with the looser test of the cube's colour
-        bright = white_mask(cfg, cal, lab, cream=True)
+        bright, _ = white_mask(cfg, cal, lab, cream=True)
         again = [b for b in white_blobs(cfg, cal, lab, bright) if half_of(cfg.geometry, cal.layout, b.centre) == "off"]
         on_surface = [b for b in blobs if half_of(cfg.geometry, cal.layout, b.centre) != "off"]
         dice, cube = split_dice_and_cube(cfg, cal, raw, bright, on_surface + again)
