@@ -98,6 +98,21 @@ def leather_mask(cfg: BoardFinderConfig, small: Image, prior: LeatherPrior | Non
     return ((orange | olive) & (v >= cfg.min_value)).astype(np.uint8) * 255
 
 
+def _drop_border_regions(mask: Image) -> Image:
+    """Leather-coloured regions that run off the image are not points (a green or rust table cloth):
+    the points lie inside the frame, which must be wholly in view."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    h, w = mask.shape
+    x, y, bw, bh = (stats[:, i] for i in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+    border = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+    border[0] = False  # the background label
+    if not border.any():
+        return mask
+    out = mask.copy()
+    out[border[labels]] = 0
+    return out
+
+
 def surface_outline(cfg: BoardFinderConfig, image: Image, prior: LeatherPrior | None = None) -> Points:
     """Convex outline (image pixels) of the leather points: the inner playing surface."""
     h, w = image.shape[:2]
@@ -106,6 +121,7 @@ def surface_outline(cfg: BoardFinderConfig, image: Image, prior: LeatherPrior | 
     mask = leather_mask(cfg, small, prior)
     o = max(3, int(cfg.open_frac * cfg.work_width) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (o, o)))
+    mask = _drop_border_regions(mask)
     k = max(3, int(cfg.close_frac * cfg.work_width) | 1)
     grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(grown)

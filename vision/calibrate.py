@@ -335,12 +335,13 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
         fits = [(lens, refine_homography(cfg.finder, image, lens, hom, geo)[0])]
     fits = [refit_on_start(cfg, image, lens, hom) for lens, hom in fits[:1]] + fits
     tries = fits + [(lens, rescaled(hom, geo, f, d)) for f, d in cfg.perturbations for lens, hom in fits[:1]]
-    failure: StartPositionNotFoundError | None = None
+    failure: BoardNotFoundError | StartPositionNotFoundError | None = None
     for lens, hom in tries:
         try:
             return _calibrate_on(cfg, image, lens, hom)
-        except StartPositionNotFoundError as exc:
-            failure = failure or exc
+        except (StartPositionNotFoundError, BoardNotFoundError) as exc:  # this fit is wrong; the next may not be
+            if failure is None or isinstance(failure, BoardNotFoundError):
+                failure = exc
     assert failure is not None
     raise failure
 

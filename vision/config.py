@@ -86,7 +86,7 @@ class CalibrationConfig:
     reader: ReaderConfig = field(default_factory=ReaderConfig)
     rim_band: tuple[float, float] = (0.78, 0.93)  # radii (fraction of checker radius) sampled as copper
     inlay_radius: float = 0.5  # radius sampled as inlay
-    min_occupancy_contrast: float = 1.2  # texture ratio occupied / empty points at the start
+    min_occupancy_contrast: float = 1.1  # texture ratio occupied / empty points at the start
     min_inlay_separation: float = 12.0  # Lab distance between dark and light inlays
     # the lens, fitted to the start checkers' rims
     ring_margin: float = 3.0  # mm of board around the rim in its template
