@@ -54,9 +54,9 @@ class DiceConfig:
     proposals: tuple[tuple[float, int, int, int], ...] = (
         (22.0, 30, 80, 31), (35.0, 60, 150, 31), (50.0, 100, 200, 31), (35.0, 60, 150, 7), (70.0, 150, 300, 31))
     nms_dist: float = 0.5  # candidates whose centres are closer than this x die side are one die
-    value_crops: int = 3  # the convolutional reader reads this many of a die's best proposals
+    value_crops: int = 2  # the convolutional reader reads this many of a die's best proposals
     value_insets: tuple[float, ...] = (0.10,)  # ... each cropped with these insets (fractions of the side)
-    value_turns: int = 8  # ... each in this many of its quarter turns and mirrors, and averages
+    value_turns: int = 4  # ... each in this many of its quarter turns and mirrors, and averages
 
 
 @dataclass(frozen=True, slots=True)
