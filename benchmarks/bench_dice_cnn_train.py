@@ -1,6 +1,16 @@
 """Fit ``vision/dice_cnn.json`` (the convolutional die-face reader) on the TRAIN split of the real photos.
 
-    nice -n 5 .venv/bin/python benchmarks/bench_dice_cnn_train.py [DATASET_DIR] [--val] [--cache C.npz] [--out vision/dice_cnn.json]
+    nice -n 5 .venv/bin/python benchmarks/bench_dice_cnn_train.py [DATASET_DIR] [--val] [--seeds 11 12 13] [--cache C.npz] [--out F]
+    .venv/bin/python benchmarks/bench_dice_cnn_train.py --merge A.json B.json --out vision/dice_cnn.json
+
+The shipped ``vision/dice_cnn.json`` was made so (about 15 CPU-minutes per network):
+
+    nice -n 5 .venv/bin/python benchmarks/bench_dice_cnn_train.py --seeds 11 --cache /tmp/dice_patches.npz --out /tmp/a.json
+    nice -n 5 .venv/bin/python benchmarks/bench_dice_cnn_train.py --val --seeds 12 13 --cache /tmp/dice_patches.npz --out /tmp/b.json
+    .venv/bin/python benchmarks/bench_dice_cnn_train.py --merge /tmp/a.json /tmp/b.json --out vision/dice_cnn.json
+
+(the ``--val`` networks are fitted on four fifths of the train split; they also chose the
+reader's settings, ``DiceConfig.value_crops`` and ``value_turns``).
 
 Only photos with ``split_in_source == "train"`` are read; the test split stays held out for
 ``bench_dice_photos.py``. Samples are patches around the reader's own candidate regions
