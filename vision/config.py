@@ -74,6 +74,7 @@ class ReaderConfig:
     alike_distance: float = 2.5  # inlay and leather closer than this (in class spreads) cannot be told apart
     max_foreign_share: float = 0.9  # more of the board unrecognised than this: the board is not in view
     max_hidden_share: float = 0.8  # more points hidden than this: no reading at all
+    rim_only_checker_cost: float = 24.0  # the same where a checker's inlay is the point's own leather
     checker_cost: float = 4.0  # log-likelihood a checker's evidence must exceed (shadows and dice edges are not checkers)
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain
 

@@ -170,9 +170,11 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     ll = np.stack([np.stack([cop, dark, lea, field], axis=1), np.stack([cop, light, lea, field], axis=1)], axis=1)
     raw = ll.copy()  # how well the colours are explained at all (for occlusion), before the next step
     # a checker whose inlay is the point's own leather shows only by its copper rim: its inlay is no evidence
+    cost = np.full((24, 2), cfg.checker_cost, np.float32)
     for c, name in enumerate(("dark", "light")):
         same = _alike(cfg, cal.classes[name], cal.leather)
         ll[same, c, INLAY] = ll[same, c, LEATHER]
+        cost[same, c] = cfg.rim_only_checker_cost  # rims alone are weaker evidence: the leather's sheen and edges mimic them
     s1 = np.arange(0.0, cfg.profile_length, cfg.profile_step)
     near_frame = np.tile(s1 < cfg.base_skip, len(cfg.lateral_lines))  # the frame's bevel shades the first millimetres
     ignore = ignore | near_frame[None, :]
@@ -182,7 +184,7 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     foreign = ((np.max(np.stack([cop, dark, light, field, lea]), axis=0) < cfg.unexplained_loglik) & ~ignore).sum(axis=1) / seen
     table = point_label_table(cfg)
     full = _score(ll, table, keep_shifts=True)  # (24, 2 colours, 16, shifts)
-    full -= cfg.checker_cost * np.arange(16, dtype=np.float32)[None, None, :, None]  # evidence must pay for each checker
+    full -= cost[:, :, None, None] * np.arange(16, dtype=np.float32)[None, None, :, None]  # evidence must pay for each checker
     scores = full.max(axis=-1)
     fits = np.empty(24)
     for i in range(24):
