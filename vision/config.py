@@ -56,6 +56,8 @@ class ReaderConfig:
     blob_min_side: float = 8.0  # mm: smaller light blobs are highlights (a cube may be partly hidden)
     die_min_side: float = 14.0  # mm (two touching copper rims make thinner bright slivers)
     die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)
+    cube_patch: float = 1.3  # half-side of the patch the cube is read on, in cube edges
+    cube_face_share: float = 0.8  # of the lightest lightness on that patch that the cube's face has
     cube_crop: float = 1.0  # crop side around the cube's centre, in cube edges
     cube_search: float = 0.15  # the numeral template may sit this far (fraction of the edge) off centre
     cube_angles: tuple[float, ...] = (-5.0, 0.0, 5.0)  # tried about the cube outline's turn, on top of 90° turns

@@ -468,10 +468,47 @@ def _cube_centre(cfg: ReaderConfig, bright: NDArray[np.uint8], blob: WhiteBlob) 
     return float(x0 + ix), float(y0 + iy)
 
 
-def read_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, blob: WhiteBlob, bright: NDArray[np.uint8]) -> dict[str, Any]:
-    """The cube's face value by matching numeral templates, turned as the cube's outline is."""
+def board_patch(cfg: ReaderConfig, cal: Calibration, image: Image, centre_mm: tuple[float, float], half_mm: float) -> Image:
+    """A top-down square of the camera image around ``centre_mm`` on the canonical plane, at the reader's
+    resolution; unlike the canonical image it may reach past the board (a cube's top on the frame does)."""
     ppm = cfg.px_per_mm
-    cx, cy = _cube_centre(cfg, bright, blob)
+    n = int(round(2 * half_mm * ppm))
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float64)
+    mm = np.stack([centre_mm[0] - half_mm + (xx + 0.5) / ppm, centre_mm[1] - half_mm + (yy + 0.5) / ppm], axis=-1)
+    und = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), np.linalg.inv(cal.homography)).reshape(-1, 2)
+    dist = cal.lens.distort(und).reshape(n, n, 2).astype(np.float32)
+    return cv2.remap(image, dist[..., 0], dist[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _square_centre(cfg: ReaderConfig, patch: Image) -> tuple[float, float]:
+    """Pixel where a cube-sized square covers most of the patch's light face (the numerals break it up)."""
+    edge = int(round(cfg.geometry.cube_edge * cfg.px_per_mm))
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)
+    light = (lab[..., 0] > cfg.cube_face_share * float(np.percentile(lab[..., 0], 99))).astype(np.uint8)  # the lightest thing there
+    chroma = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
+    light &= (chroma < cfg.cube_max_chroma).astype(np.uint8)  # ivory, not copper or leather
+    score = cv2.boxFilter(light.astype(np.float32), -1, (edge, edge), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+    return float(ix), float(iy)
+
+
+def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob, bright: NDArray[np.uint8]) -> dict[str, Any]:
+    """The cube's face value by matching numeral templates, turned as the cube's outline is.
+
+    Read on a patch of the camera image around the blob, so a cube whose top overhangs the
+    board's outline is read whole.
+    """
+    ppm = cfg.px_per_mm
+    half = cfg.geometry.cube_edge * cfg.cube_patch
+    patch = board_patch(cfg, cal, image, blob.centre, half)
+    x0, y0 = blob.centre[0] * ppm - half * ppm, blob.centre[1] * ppm - half * ppm  # the patch's corner, canonical pixels
+    bx, by, bw, bh = cv2.boundingRect(blob.contour)
+    if bx > 1 and by > 1 and bx + bw < bright.shape[1] - 1 and by + bh < bright.shape[0] - 1:
+        cx, cy = _cube_centre(cfg, bright, blob)  # wholly on the canonical image: its light mask is the better guide
+    else:  # cut by the board's outline: find the whole face on the patch
+        px, py = _square_centre(cfg, patch)
+        cx, cy = x0 + px, y0 + py
+    px, py = cx - x0, cy - y0
     side = cfg.geometry.cube_edge * ppm * cfg.cube_crop
     size = int(round(cfg.geometry.cube_edge * ppm))
     margin = int(round(size * cfg.cube_search))
@@ -479,7 +516,7 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, canon: Image, blob: WhiteBlob
     best, best_face = -1.0, None
     turn = (blob.angle + 45.0) % 90.0 - 45.0  # the square's own turn (mod 90°): the numeral is upright in one of four
     for angle in (turn + d for d in cfg.cube_angles):
-        crop = _crop(canon, (cx, cy), (side * (size + 2 * margin) / size, side * (size + 2 * margin) / size), angle, size + 2 * margin)
+        crop = _crop(patch, (px, py), (side * (size + 2 * margin) / size, side * (size + 2 * margin) / size), angle, size + 2 * margin)
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
         paper = float(np.percentile(grey, 90))
         ink = np.clip((paper - grey) / max(paper * cfg.cube_ink_depth, 1.0), 0, 1).astype(np.float32)
@@ -543,16 +580,16 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
             f"the calibrated board is not in view or mostly covered ({100 * foreign:.0f}% unrecognised, "
             f"{100 * hidden:.0f}% of the points hidden)"
         )
-    dice, cube = split_dice_and_cube(cfg, cal, raw, bright, blobs)
+    dice, cube = split_dice_and_cube(cfg, cal, image, raw, bright, blobs)
     if cube is None:  # look again off the playing surface with the looser test of the cube's colour
         bright, _ = white_mask(cfg, cal, lab, cream=True)
         again = [b for b in white_blobs(cfg, cal, lab, bright) if half_of(cfg.geometry, cal.layout, b.centre) == "off"]
         on_surface = [b for b in blobs if half_of(cfg.geometry, cal.layout, b.centre) != "off"]
-        dice, cube = split_dice_and_cube(cfg, cal, raw, bright, on_surface + again)
+        dice, cube = split_dice_and_cube(cfg, cal, image, raw, bright, on_surface + again)
     return _assemble(points, bar, dice, cube)
 
 
-def split_dice_and_cube(cfg: ReaderConfig, cal: Calibration, raw: Image,
+def split_dice_and_cube(cfg: ReaderConfig, cal: Calibration, image: Image, raw: Image,
                         bright: NDArray[np.uint8], blobs: list[WhiteBlob]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """Dice lie on the playing surface; off it (bar, frame) the blob that looks most like a numeral is the cube."""
     geo = cfg.geometry
@@ -563,7 +600,7 @@ def split_dice_and_cube(cfg: ReaderConfig, cal: Calibration, raw: Image,
         elif blob.die_like(cfg):
             dice.append(read_die(cfg, cal, raw, blob))
     cube = None
-    scored = sorted(((read_cube(cfg, cal, raw, b, bright), b) for b in off), key=lambda cb: -cb[0]["confidence"])
+    scored = sorted(((read_cube(cfg, cal, image, b, bright), b) for b in off), key=lambda cb: -cb[0]["confidence"])
     for reading, blob in scored:
         if cube is None and reading["confidence"] >= cfg.cube_min_score:
             cube = reading
