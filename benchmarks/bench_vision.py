@@ -97,6 +97,26 @@ def score_frame(tally: Tally, setup, cal, scene, truth, reading) -> bool:
     return checkers and dice_ok and cube_ok
 
 
+LINES = (  # (tally key, label), in the order printed
+    ("board_checkers_all", "whole board exact, checkers (1)"), ("board_all_all", "whole board exact, all fields (1)"),
+    ("board_checkers", "whole board exact, checkers (2)"), ("board_all", "whole board exact, all fields (2)"),
+    ("point", "per-point count"), ("bar", "bar (both colours)"), ("die_value", "per-die value"), ("die_found", "dice found"),
+    ("die_flat", "flat/cocked (found dice)"), ("die_half", "half (found dice)"),
+    ("die_extra_frames", "frames without phantom dice"), ("cube", "cube (value and position)"),
+    ("cube_value", "cube value"), ("cube_position", "cube position"),
+)
+
+
+def print_tally(tally: Tally, arm_frames: int, arm_flagged: int, arm_confident_wrong: int, frames: str) -> None:
+    """The accuracy lines, the arm-occlusion line and the footnotes (``frames``: what was counted)."""
+    for key, label in LINES:
+        print(tally.line(key, label))
+    print(f"  arm frames: {arm_frames}, flagged occluded: {arm_flagged}, "
+          f"confident (>=0.9) wrong point counts: {arm_confident_wrong}")
+    print(f"  (1) over all {frames}, a failed calibration's frames counted wrong; (2) over the frames read;")
+    print("  the rates below are over the frames read")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--setups", type=int, default=30)
@@ -164,24 +184,7 @@ def main() -> int:
     n_frames = tally.n.get("board_all", [0, 0])[1]
     print(f"rendered benchmark: {args.setups} setups (seed {args.seed}), {n_frames} frames read, "
           f"{calib_fail} calibrations failed")
-    print(tally.line("board_checkers_all", "whole board exact, checkers (1)"))
-    print(tally.line("board_all_all", "whole board exact, all fields (1)"))
-    print(tally.line("board_checkers", "whole board exact, checkers (2)"))
-    print(tally.line("board_all", "whole board exact, all fields (2)"))
-    print(tally.line("point", "per-point count"))
-    print(tally.line("bar", "bar (both colours)"))
-    print(tally.line("die_value", "per-die value"))
-    print(tally.line("die_found", "dice found"))
-    print(tally.line("die_flat", "flat/cocked (found dice)"))
-    print(tally.line("die_half", "half (found dice)"))
-    print(tally.line("die_extra_frames", "frames without phantom dice"))
-    print(tally.line("cube", "cube (value and position)"))
-    print(tally.line("cube_value", "cube value"))
-    print(tally.line("cube_position", "cube position"))
-    print(f"  arm frames: {arm_frames}, flagged occluded: {arm_flagged}, "
-          f"confident (>=0.9) wrong point counts: {arm_confident_wrong}")
-    print("  (1) over all frames, a failed calibration's frames counted wrong; (2) over the frames read;")
-    print("  the rates below are over the frames read")
+    print_tally(tally, arm_frames, arm_flagged, arm_confident_wrong, "frames")
     if times:
         print(f"  median read time per 1280x720 frame, one core: {1000 * float(np.median(times)):.1f} ms "
               f"(p90 {1000 * float(np.percentile(times, 90)):.1f} ms)")

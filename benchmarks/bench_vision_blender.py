@@ -38,17 +38,9 @@ from vision.read import BoardReader
 from vision.sources import read_image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_vision import Tally
+from bench_vision import Tally, print_tally
 
 DIE_MATCH_MM = 14.0
-LINES = (  # (tally key, label): the lines bench_vision.py prints, in its order
-    ("board_checkers_all", "whole board exact, checkers (1)"), ("board_all_all", "whole board exact, all fields (1)"),
-    ("board_checkers", "whole board exact, checkers (2)"), ("board_all", "whole board exact, all fields (2)"),
-    ("point", "per-point count"), ("bar", "bar (both colours)"), ("die_value", "per-die value"), ("die_found", "dice found"),
-    ("die_flat", "flat/cocked (found dice)"), ("die_half", "half (found dice)"),
-    ("die_extra_frames", "frames without phantom dice"), ("cube", "cube (value and position)"),
-    ("cube_value", "cube value"), ("cube_position", "cube position"),
-)
 
 
 def to_reader_mm(cal: Calibration, px: list[float]) -> Any:
@@ -205,11 +197,7 @@ def main() -> int:
             rows.append([d.name, name, int(ok), "; ".join(wrong)])
     print(f"blender benchmark: {len(dirs)} setups in {args.images}, {n_images} game frames, "
           f"{calib_fail} calibrations failed")
-    for key, label in LINES:
-        print(tally.line(key, label))
-    print(f"  arm frames: {arm_frames}, flagged occluded: {arm_flagged}, confident (>=0.9) wrong point counts: {arm_confident_wrong}")
-    print("  (1) over all game frames, a failed calibration's frames counted wrong; (2) over the frames read;")
-    print("  the rates below are over the frames read")
+    print_tally(tally, arm_frames, arm_flagged, arm_confident_wrong, "game frames")
     if times:
         print(f"  median read time per frame: {1000 * float(np.median(times)):.1f} ms")
     if args.csv:

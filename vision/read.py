@@ -27,7 +27,7 @@ from vision.dice import count_pips, fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import BoardGeometry, half_of, side_of
 from vision.numerals import numeral_mask
-from vision.profiles import ColourClass, flatten_light, frame_band, lab8_image, sample_mask, sample_profiles
+from vision.profiles import ColourClass, flatten_light, lab8_image, sample_mask, sample_profiles
 
 Image = NDArray[np.uint8]
 Maps = tuple[NDArray[np.float32], NDArray[np.float32]]
@@ -295,7 +295,7 @@ def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = Fa
     return mask, base
 
 
-def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32], shape: tuple[int, ...]) -> WhiteBlob | None:
+def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32]) -> WhiteBlob | None:
     ppm = cfg.px_per_mm
     if cv2.contourArea(c) < (cfg.blob_min_side * ppm) ** 2 * cfg.min_fill:
         return None
@@ -323,7 +323,7 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     blobs = []
     for c in contours:
-        blob = _blob(cfg, lab, c, mask.shape)
+        blob = _blob(cfg, lab, c)
         if blob is None:
             continue
         if blob.size[1] <= cfg.max_footprint:
@@ -335,7 +335,7 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
         s = max(3, int(round(ppm * cfg.white_split_open)) | 1)
         one = cv2.morphologyEx(one, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (s, s)))
         for part in cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-            piece = _blob(cfg, lab, part, mask.shape)
+            piece = _blob(cfg, lab, part)
             if piece is not None and piece.size[1] <= cfg.max_footprint:
                 blobs.append(piece)
     return blobs
@@ -397,7 +397,7 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     if at == 0:
         return blob
     contours, _ = cv2.findContours((labels == at).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    grown = _blob(cfg, lab[y0:y1, x0:x1], max(contours, key=cv2.contourArea), (y1 - y0, x1 - x0))
+    grown = _blob(cfg, lab[y0:y1, x0:x1], max(contours, key=cv2.contourArea))
     if grown is None or grown.size[1] > cfg.max_footprint or grown.fill < cfg.min_fill:
         return blob
     contour = grown.contour + np.array([x0, y0], np.int32)
