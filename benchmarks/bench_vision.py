@@ -107,14 +107,22 @@ LINES = (  # (tally key, label), in the order printed
 )
 
 
-def print_tally(tally: Tally, arm_frames: int, arm_flagged: int, arm_confident_wrong: int, frames: str) -> None:
-    """The accuracy lines, the arm-occlusion line and the footnotes (``frames``: what was counted)."""
+def print_tally(tally: Tally, arm_frames: int, arm_flagged: int, arm_confident_wrong: int, frames: str,
+                times: list[float], rows: list[list[object]], csv_path: Path | None) -> None:
+    """The accuracy lines, the arm-occlusion line, the footnotes (``frames``: what was counted) and the
+    read times; the per-frame ``rows`` go to ``csv_path`` if given."""
     for key, label in LINES:
         print(tally.line(key, label))
     print(f"  arm frames: {arm_frames}, flagged occluded: {arm_flagged}, "
           f"confident (>=0.9) wrong point counts: {arm_confident_wrong}")
     print(f"  (1) over all {frames}, a failed calibration's frames counted wrong; (2) over the frames read;")
     print("  the rates below are over the frames read")
+    if times:
+        print(f"  median read time per 1280x720 frame, one core: {1000 * float(np.median(times)):.1f} ms "
+              f"(p90 {1000 * float(np.percentile(times, 90)):.1f} ms)")
+    if csv_path:
+        with csv_path.open("w", newline="") as fh:
+            csv.writer(fh).writerows(rows)
 
 
 def main() -> int:
@@ -184,13 +192,7 @@ def main() -> int:
     n_frames = tally.n.get("board_all", [0, 0])[1]
     print(f"rendered benchmark: {args.setups} setups (seed {args.seed}), {n_frames} frames read, "
           f"{calib_fail} calibrations failed")
-    print_tally(tally, arm_frames, arm_flagged, arm_confident_wrong, "frames")
-    if times:
-        print(f"  median read time per 1280x720 frame, one core: {1000 * float(np.median(times)):.1f} ms "
-              f"(p90 {1000 * float(np.percentile(times, 90)):.1f} ms)")
-    if args.csv:
-        with args.csv.open("w", newline="") as fh:
-            csv.writer(fh).writerows(rows)
+    print_tally(tally, arm_frames, arm_flagged, arm_confident_wrong, "frames", times, rows, args.csv)
     return 0
 
 

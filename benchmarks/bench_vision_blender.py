@@ -19,7 +19,6 @@ the plane the homography maps).
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 import time
@@ -197,12 +196,7 @@ def main() -> int:
             rows.append([d.name, name, int(ok), "; ".join(wrong)])
     print(f"blender benchmark: {len(dirs)} setups in {args.images}, {n_images} game frames, "
           f"{calib_fail} calibrations failed")
-    print_tally(tally, arm_frames, arm_flagged, arm_confident_wrong, "game frames")
-    if times:
-        print(f"  median read time per frame: {1000 * float(np.median(times)):.1f} ms")
-    if args.csv:
-        with args.csv.open("w", newline="") as fh:
-            csv.writer(fh).writerows(rows)
+    print_tally(tally, arm_frames, arm_flagged, arm_confident_wrong, "game frames", times, rows, args.csv)
     return 0
 
 

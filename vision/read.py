@@ -295,6 +295,19 @@ def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = Fa
     return mask, base
 
 
+def _morph(mask: NDArray[np.uint8], op: int, mm: float, ppm: float) -> NDArray[np.uint8]:
+    """``mask`` closed or opened with a disc ``mm`` across."""
+    k = max(3, int(round(ppm * mm)) | 1)
+    return cv2.morphologyEx(mask, op, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
+def _densest_square(mask: NDArray[Any], edge: int) -> tuple[int, int]:
+    """Pixel where an ``edge``-sided square covers most of ``mask``."""
+    score = cv2.boxFilter(mask.astype(np.float32), -1, (edge, edge), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+    return int(ix), int(iy)
+
+
 def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32]) -> WhiteBlob | None:
     ppm = cfg.px_per_mm
     if cv2.contourArea(c) < (cfg.blob_min_side * ppm) ** 2 * cfg.min_fill:
@@ -315,11 +328,9 @@ def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32]) -> WhiteBlob | No
 
 def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[np.uint8]) -> list[WhiteBlob]:
     ppm = cfg.px_per_mm
-    k = max(3, int(round(ppm * cfg.white_close)) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = _morph(mask, cv2.MORPH_CLOSE, cfg.white_close, ppm)
     mask = fill_holes(mask, (cfg.die_max_side * ppm) ** 2 * 0.5)
-    o = max(3, int(round(ppm * cfg.white_open)) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (o, o)))
+    mask = _morph(mask, cv2.MORPH_OPEN, cfg.white_open, ppm)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     blobs = []
     for c in contours:
@@ -332,8 +343,7 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
         # too long for one die or the cube: a highlight or a neighbour bridged to it; a wider opening parts them
         one = np.zeros(mask.shape, np.uint8)
         cv2.drawContours(one, [c], -1, 1, -1)
-        s = max(3, int(round(ppm * cfg.white_split_open)) | 1)
-        one = cv2.morphologyEx(one, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (s, s)))
+        one = _morph(one, cv2.MORPH_OPEN, cfg.white_split_open, ppm)
         for part in cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
             piece = _blob(cfg, lab, part)
             if piece is not None and piece.size[1] <= cfg.max_footprint:
@@ -388,10 +398,7 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     chroma = cv2.absdiff(win[..., 1], 128).astype(np.int16) + cv2.absdiff(win[..., 2], 128)
     loose = ((win[..., 0] > base[y0:y1, x0:x1] + cfg.side_min_lightness) & (chroma < cfg.side_max_chroma)).astype(np.uint8)
     cv2.drawContours(loose, [blob.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
-    k = max(3, int(round(ppm * cfg.white_close)) | 1)
-    loose = cv2.morphologyEx(loose, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    o = max(3, int(round(ppm * cfg.white_open)) | 1)
-    loose = cv2.morphologyEx(loose, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (o, o)))
+    loose = _morph(_morph(loose, cv2.MORPH_CLOSE, cfg.white_close, ppm), cv2.MORPH_OPEN, cfg.white_open, ppm)
     n, labels = cv2.connectedComponents(loose)
     at = labels[min(cy - y0, labels.shape[0] - 1), min(cx - x0, labels.shape[1] - 1)]
     if at == 0:
@@ -460,11 +467,10 @@ def _cube_centre(cfg: ReaderConfig, bright: NDArray[np.uint8], blob: WhiteBlob) 
     r = edge
     h, w = bright.shape
     x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
-    win = bright[y0:min(h, int(cy + r)), x0:min(w, int(cx + r))].astype(np.float32)
+    win = bright[y0:min(h, int(cy + r)), x0:min(w, int(cx + r))]
     if win.size == 0:
         return cx, cy
-    score = cv2.boxFilter(win, -1, (edge, edge), normalize=False, borderType=cv2.BORDER_CONSTANT)
-    iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+    ix, iy = _densest_square(win, edge)
     return float(x0 + ix), float(y0 + iy)
 
 
@@ -487,8 +493,7 @@ def _square_centre(cfg: ReaderConfig, patch: Image) -> tuple[float, float]:
     light = (lab[..., 0] > cfg.cube_face_share * float(np.percentile(lab[..., 0], 99))).astype(np.uint8)  # the lightest thing there
     chroma = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
     light &= (chroma < cfg.cube_max_chroma).astype(np.uint8)  # ivory, not copper or leather
-    score = cv2.boxFilter(light.astype(np.float32), -1, (edge, edge), normalize=False, borderType=cv2.BORDER_CONSTANT)
-    iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+    ix, iy = _densest_square(light, edge)
     return float(ix), float(iy)
 
 
