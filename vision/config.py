@@ -24,6 +24,7 @@ class ReaderConfig:
     max_shift: int = 4  # mm a stack may sit off its nominal place along the point
     rim_inner: float = 0.70  # inner radius of a checker's copper rim / its radius
     min_std: tuple[float, float, float] = (14.0, 4.0, 4.0)  # floor of a colour class's spread (Lab)
+    spread_penalty: float = 1.0  # a broad colour class pays the log of its spread (a proper density), times this
     loglik_floor: float = -14.0  # a sample explains nothing worse than this
     unexplained_loglik: float = -9.0  # below this for every class a sample is "foreign"
     occluded_fraction: float = 0.25  # a point with more foreign samples is occluded
@@ -52,6 +53,7 @@ class ReaderConfig:
     white_close: float = 4.0  # mm: closing that bridges pips and numerals
     white_open: float = 4.5  # mm: opening that removes thin copper highlights
     die_face_keep: float = 0.95  # fraction of the nominal die edge cropped (pips sit close to the edges)
+    face_search_step: float = 1.5  # mm between the places a flat die's top face is tried at in its footprint
     die_crop_px: int = 48  # a die's top face is resampled to this square for counting pips
     blob_min_side: float = 8.0  # mm: smaller light blobs are highlights (a cube may be partly hidden)
     die_min_side: float = 14.0  # mm (two touching copper rims make thinner bright slivers)
@@ -72,11 +74,11 @@ class ReaderConfig:
     cocked_min_area: float = 325.0  # mm²: a footprint this large is a cocked die however it is cut (a flat one is 16 x 16)
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre
-    cocked_top_share: float = 0.9  # a cocked die's top face is this long (in footprint widths) along its lean
+    cocked_face_shares: tuple[float, ...] = (0.8, 0.9)  # a cocked die's top face is foreshortened to these shares of its edge
     alike_distance: float = 2.5  # inlay and leather closer than this (in class spreads) cannot be told apart
     max_foreign_share: float = 0.9  # more of the board unrecognised than this: the board is not in view
     max_hidden_share: float = 0.8  # more points hidden than this: no reading at all
-    rim_only_checker_cost: float = 24.0  # the same where a checker's inlay is the point's own leather
+    rim_only_checker_cost: float = 8.0  # the same where a checker's inlay is the point's own leather
     checker_cost: float = 4.0  # log-likelihood a checker's evidence must exceed (shadows and dice edges are not checkers)
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain
 

@@ -23,11 +23,18 @@ from numpy.typing import NDArray
 from vision.board import to_canonical
 from vision.calibrate import Calibration, warp_maps
 from vision.config import ReaderConfig
-from vision.dice import count_pips, fill_holes
+from vision.dice import fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import BoardGeometry, half_of, side_of
 from vision.numerals import numeral_mask
-from vision.profiles import ColourClass, flatten_light, lab8_image, sample_mask, sample_profiles
+from vision.pips import read_pips
+from vision.profiles import (
+    ColourClass,
+    flatten_light,
+    lab8_image,
+    sample_mask,
+    sample_profiles,
+)
 
 Image = NDArray[np.uint8]
 Maps = tuple[NDArray[np.float32], NDArray[np.float32]]
@@ -162,6 +169,10 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     fl = cfg.loglik_floor
     cop, dark, light, field = (cal.classes[k].loglik(profiles, fl) for k in ("copper", "dark", "light", "field"))
     lea = _leather_loglik(cal, profiles, fl)
+    if cfg.spread_penalty:
+        ref = np.log(np.asarray(cfg.min_std, np.float32))
+        pen = {k: cfg.spread_penalty * float(np.maximum(np.log(np.asarray(cal.classes[k].std, np.float32)) - ref, 0).sum()) for k in ("copper", "dark", "light", "field")}
+        cop, dark, light, field = (np.maximum(v - pen[k], fl) for v, k in zip((cop, dark, light, field), ("copper", "dark", "light", "field")))
     if cal.background is not None and cal.background.shape == profiles.shape:
         # the empty point as seen at calibration, shading and all
         z = (profiles - cal.background) / np.asarray(cfg.min_std, np.float32)
@@ -351,39 +362,6 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
     return blobs
 
 
-def _top_face(cfg: ReaderConfig, raw: Image, blob: WhiteBlob) -> tuple[tuple[float, float], tuple[float, float], float]:
-    """Centre, size (px) and angle of a cocked die's top face: the lighter end of its footprint.
-
-    Judged on the picture before light normalisation, where a white die is not yet clipped.
-    """
-    (cx, cy), (w, h), ang = cv2.minAreaRect(blob.contour)
-    long_is_w = w >= h
-    length, short = (w, h) if long_is_w else (h, w)
-    top = min(short * cfg.cocked_top_share, length)
-    theta = np.deg2rad(ang if long_is_w else ang + 90.0)
-    u = np.array([np.cos(theta), np.sin(theta)])
-    best = None
-    for sign in (1.0, -1.0):
-        c = np.array([cx, cy]) + sign * u * (length - top) / 2
-        size = (top, short) if long_is_w else (short, top)
-        crop = cv2.cvtColor(_crop(raw, (float(c[0]), float(c[1])), size, ang, 16), cv2.COLOR_BGR2GRAY)
-        light = float(np.percentile(crop, 75))  # the face, not its pips
-        if best is None or light > best[0]:
-            best = (light, (float(c[0]), float(c[1])), size)
-    assert best is not None
-    return best[1], best[2], ang
-
-
-def _face_size(cfg: ReaderConfig, size_px: tuple[float, float], flat: bool) -> tuple[float, float]:
-    """The crop of a die's top face: the nominal edge (blob outlines shrink where pips meet the edge)."""
-    keep = cfg.die_face_keep
-    edge = cfg.geometry.die_edge * cfg.px_per_mm
-    if flat:
-        return (edge * keep, edge * keep)
-    w, h = size_px  # a cocked die's top face is foreshortened along one side
-    return (w * keep, h * keep)
-
-
 def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob: WhiteBlob) -> WhiteBlob:
     """A die-sized blob grown over the dimmer faces around it: a cocked die's side face is lit less
     than its top and may miss the white test. Unchanged when the grown outline is no die's."""
@@ -419,16 +397,40 @@ def is_flat(cfg: ReaderConfig, blob: WhiteBlob) -> bool:
     return not (long or area > cfg.cocked_min_area)
 
 
+def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: bool) -> tuple[int | None, float]:
+    """Value and confidence of a die from the face-sized rectangle in its footprint whose pips best
+    fit a die face.
+
+    Under a tilted camera a flat die's side faces show beside its top, light and with pips of their
+    own, and a cocked die's footprint is its foreshortened top and a side face; so the rectangle
+    slides over the footprint instead of trusting its centre. A flat die's face is the nominal
+    square; a cocked die's is foreshortened along either side of the footprint.
+    """
+    (cx, cy), (w, h), ang = cv2.minAreaRect(footprint.contour)
+    edge = cfg.geometry.die_edge * cfg.px_per_mm
+    faces = [(edge, edge)] if flat else [f for c in cfg.cocked_face_shares for f in ((edge, edge * c), (edge * c, edge))]
+    theta = np.deg2rad(ang)
+    axes = (np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)]))
+    step = cfg.face_search_step * cfg.px_per_mm
+    best: tuple[float, int | None, float] = (-np.inf, None, 0.0)
+    for face in faces:
+        size = (face[0] * cfg.die_face_keep, face[1] * cfg.die_face_keep)
+        offsets = [np.linspace(-s, s, 2 * int(np.ceil(s / step)) + 1) if s > 0 else np.zeros(1)
+                   for s in ((w - face[0]) / 2, (h - face[1]) / 2)]
+        for a in offsets[0]:
+            for b in offsets[1]:
+                centre = np.array([cx, cy]) + a * axes[0] + b * axes[1]
+                value, conf, margin = read_pips(_crop(raw, (float(centre[0]), float(centre[1])), size, ang, cfg.die_crop_px))
+                if margin > best[0]:
+                    best = (margin, value, conf)
+    return best[1], best[2]
+
+
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob) -> dict[str, Any]:
     """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped)."""
     footprint = blob.grown or blob
     flat = is_flat(cfg, footprint)
-    if flat:  # the white blob is the face itself
-        (cx, cy), (w, h), ang = cv2.minAreaRect(blob.contour)
-    else:
-        (cx, cy), (w, h), ang = _top_face(cfg, raw, footprint)
-    crop = _crop(raw, (cx, cy), _face_size(cfg, (w, h), flat), ang, cfg.die_crop_px)
-    value, conf, _ = count_pips(cfg.dice, crop)
+    value, conf = read_top_face(cfg, raw, footprint, flat)
     return {
         "value": value,
         "flat": bool(flat),

@@ -1,0 +1,97 @@
+"""Read a die's value from the pips on an upright crop of its top face.
+
+A die's pips sit on a 3x3 grid; each value lights a fixed subset of it (2 and 3 on either
+diagonal, 6 in rows or in columns). The reader measures how much each grid place stands
+out from the face's own colour and keeps the value whose pip places all stand out more
+than every empty place does. Comparing places with each other, not with a fixed contrast,
+keeps it working on soft, shaded or small pips, where counting blob peaks fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[np.uint8]
+
+# grid places, row-major: 0 1 2 / 3 4 5 / 6 7 8
+LAYOUTS: tuple[tuple[int, frozenset[int]], ...] = (
+    (1, frozenset({4})),
+    (2, frozenset({0, 8})),
+    (2, frozenset({2, 6})),
+    (3, frozenset({0, 4, 8})),
+    (3, frozenset({2, 4, 6})),
+    (4, frozenset({0, 2, 6, 8})),
+    (5, frozenset({0, 2, 4, 6, 8})),
+    (6, frozenset({0, 3, 6, 2, 5, 8})),
+    (6, frozenset({0, 1, 2, 6, 7, 8})),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PipConfig:
+    face_share: float = 0.95  # of the die's edge that the crop covers
+    pitches: tuple[float, ...] = (0.22, 0.25, 0.28, 0.31)  # pip grid spacing tried, in die edges
+    sigma: float = 0.045  # smoothing, in crop sides (about a pip's radius)
+    reach: float = 0.05  # a pip may sit this far (crop sides) from its grid place
+    min_contrast: float = 12.0  # Lab distance from the face that every pip place must exceed
+    min_margin: float = 4.0  # weakest pip place over strongest empty place, Lab units
+    sure_margin: float = 20.0  # a margin this large is certain
+
+
+@lru_cache(maxsize=8)
+def _places(side: int, cfg: PipConfig) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """(pitches, 9) row and column of every grid place, for each pitch tried."""
+    rows, cols = [], []
+    for pitch in cfg.pitches:
+        step = pitch / cfg.face_share * side
+        g = np.array([-1, 0, 1], np.float64) * step + (side - 1) / 2
+        rr, cc = np.meshgrid(g, g, indexing="ij")
+        rows.append(np.clip(np.round(rr.ravel()), 0, side - 1).astype(np.intp))
+        cols.append(np.clip(np.round(cc.ravel()), 0, side - 1).astype(np.intp))
+    return np.array(rows), np.array(cols)
+
+
+def place_contrast(face: Image, cfg: PipConfig = PipConfig()) -> NDArray[np.float32]:
+    """(pitches, 9) how far each grid place's colour is from the face's, for each pitch tried."""
+    side = face.shape[0]
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
+    colour = np.median(lab.reshape(-1, 3), axis=0)  # pips cover a sixth of a face at most
+    dist = np.sqrt(((lab - colour) ** 2).sum(axis=2))
+    smooth = cv2.GaussianBlur(dist, (0, 0), max(0.5, side * cfg.sigma))
+    k = max(1, int(round(side * cfg.reach))) * 2 + 1
+    near = cv2.dilate(smooth, np.ones((k, k), np.uint8))  # a pip a little off its place still counts
+    rows, cols = _places(side, cfg)
+    return near[rows, cols]
+
+
+def read_pips(face: Image, cfg: PipConfig = PipConfig()) -> tuple[int | None, float, float]:
+    """(value or None, confidence 0..1, margin) of an upright square crop of a die's top face.
+
+    The margin (Lab units) is how far the weakest pip place of the best value stands out over
+    the strongest empty place: it says how well the crop fits a face at all.
+    """
+    if face.ndim != 3 or face.shape[0] < 12:
+        return None, 0.0, -np.inf
+    contrast = place_contrast(face, cfg)
+    margins: dict[int, float] = {}
+    for per_pitch in contrast:
+        for value, pips in LAYOUTS:
+            idx = list(pips)
+            on = float(per_pitch[idx].min())
+            if on < cfg.min_contrast:
+                continue
+            margin = on - float(np.delete(per_pitch, idx).max())
+            margins[value] = max(margins.get(value, -np.inf), margin)
+    if not margins:
+        return None, 0.0, -np.inf
+    value = max(margins, key=lambda v: margins[v])
+    if margins[value] < cfg.min_margin:
+        return None, 0.0, margins[value]
+    others = [m for v, m in margins.items() if v != value]
+    sure = min(margins[value], margins[value] - max(others)) if others else margins[value]
+    return value, float(np.clip(sure / cfg.sure_margin, 0.0, 1.0)), margins[value]
