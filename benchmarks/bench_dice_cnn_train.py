@@ -5,12 +5,12 @@
 
 The shipped ``vision/dice_cnn.json`` was made so (about 15 CPU-minutes per network):
 
-    nice -n 5 .venv/bin/python benchmarks/bench_dice_cnn_train.py --seeds 11 --cache /tmp/dice_patches.npz --out /tmp/a.json
-    nice -n 5 .venv/bin/python benchmarks/bench_dice_cnn_train.py --val --seeds 12 13 --cache /tmp/dice_patches.npz --out /tmp/b.json
+    nice -n 5 .venv/bin/python benchmarks/bench_dice_cnn_train.py --channels 2 --hard 0 --seeds 11 --cache /tmp/dice_patches.npz --out /tmp/a.json
+    nice -n 5 .venv/bin/python benchmarks/bench_dice_cnn_train.py --channels 2 --hard 0 --val --seeds 12 13 --cache /tmp/dice_patches.npz --out /tmp/b.json
     .venv/bin/python benchmarks/bench_dice_cnn_train.py --merge /tmp/a.json /tmp/b.json --out vision/dice_cnn.json
 
 (the ``--val`` networks are fitted on four fifths of the train split; they also chose the
-reader's settings, ``DiceConfig.value_crops`` and ``value_turns``).
+reader's settings, ``DiceConfig.value_crops``, ``value_turns`` and ``value_pool``).
 
 Only photos with ``split_in_source == "train"`` are read; the test split stays held out for
 ``bench_dice_photos.py``. Samples are patches around the reader's own candidate regions
@@ -18,8 +18,11 @@ Only photos with ``split_in_source == "train"`` are read; the test split stays h
 boxes, and around white dice painted by the project's renderer (as on the board). Every
 epoch draws fresh crops from the patches: quarter turns, mirrors, small tilts, shifts, crop
 insets from 0.72 to 1.0 of the face (the photo reader keeps 0.8, the board reader 0.95),
-colour, blur and noise. ``--val`` holds out every 5th train photo and prints the value
-accuracy on their dice (for choosing settings) instead of writing the model.
+colour, blur and noise; ``--hard`` adds swapped colour channels, lowered pip contrast and a
+marbled colour field (``--hard 0`` draws none of them). ``--channels 2`` fits a network on the
+first two input channels of ``cnn_input`` only (no contrast-normalised one). ``--val`` holds
+out every 5th train photo and prints the value accuracy on their dice (for choosing settings)
+instead of writing the model (``bench_dice_photos.py --photos val --cnn F`` reads them whole).
 Seeded (one network per ``--seeds`` entry, averaged); NumPy only (im2col convolutions, Adam).
 """
 
@@ -36,7 +39,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.dice import DiceConfig, candidate_regions  # noqa: E402
-from vision.dice_cnn import CNN_PATH, INPUT_SIDE, LAYERS, ConvFaceModel, cnn_input, im2col3, maxpool2  # noqa: E402
+from vision.dice_cnn import CHANNELS, CNN_PATH, INPUT_SIDE, LAYERS, ConvFaceModel, cnn_input, im2col3, maxpool2  # noqa: E402
 from vision.render import DIE_WHITE, _paint_face  # noqa: E402
 
 DEFAULT = Path("/work/shared/data/dice-photos-top-down")
@@ -99,8 +102,9 @@ def collect(entries, root: Path, cfg: DiceConfig) -> dict[str, np.ndarray]:
             "boxes": np.array(boxes), "box_cls": np.array(box_cls), "box_photo": np.array(box_photo)}
 
 
-def augment(rng: np.random.Generator, patch: np.ndarray, strong: bool = True) -> np.ndarray:
-    """A 48x48 face crop drawn from a patch: turn, mirror, tilt, shift, inset, colour, blur, noise."""
+def augment(rng: np.random.Generator, patch: np.ndarray, strong: bool = True, hard: float = 0.0) -> np.ndarray:
+    """A 48x48 face crop drawn from a patch: turn, mirror, tilt, shift, inset, colour, blur, noise;
+    with probability ``hard`` each: swapped colour channels, lowered pip contrast, a marbled colour field."""
     keep = rng.uniform(0.72, 1.0) if strong else 0.8
     angle = 90.0 * int(rng.integers(4)) + (rng.uniform(-8, 8) if strong else 0.0)
     scale = 48.0 / (SIDE * keep)
@@ -113,9 +117,18 @@ def augment(rng: np.random.Generator, patch: np.ndarray, strong: bool = True) ->
     if not strong:
         return out
     f = out.astype(np.float32)
+    if hard > 0:  # (no random numbers drawn without: the networks fitted before stay reproducible)
+        if rng.random() < hard:  # other dice colours: the colour channels swapped
+            f = f[..., rng.permutation(3)]
+        if rng.random() < hard:  # faint pips: everything pulled towards the face's colour
+            colour = np.median(f[8:40, 8:40].reshape(-1, 3), axis=0)
+            f = colour + (f - colour) * rng.uniform(0.3, 1.0)
+        if rng.random() < hard / 2:  # marbling: a smooth random colour field over the face
+            field = cv2.resize(rng.normal(0, 1, (5, 5, 3)).astype(np.float32), (48, 48), interpolation=cv2.INTER_CUBIC)
+            f = f + field * rng.uniform(4, 16)
     f = f * rng.uniform(0.75, 1.25, 3) + rng.uniform(-25, 25)
     if rng.random() < 0.3:
-        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.2))
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.2 + 0.6 * (hard > 0)))
     f += rng.normal(0, rng.uniform(0, 5), f.shape)
     return np.clip(f, 0, 255).astype(np.uint8)
 
@@ -123,8 +136,8 @@ def augment(rng: np.random.Generator, patch: np.ndarray, strong: bool = True) ->
 # ----------------------------------------------------------------------------- training
 
 
-def init_params(rng: np.random.Generator, widths: tuple[int, int, int], dense: int) -> dict[str, np.ndarray]:
-    shapes = {"c1": (2 * 9, widths[0]), "c2": (widths[0] * 9, widths[1]), "c3": (widths[1] * 9, widths[2]),
+def init_params(rng: np.random.Generator, widths: tuple[int, int, int], dense: int, channels: int) -> dict[str, np.ndarray]:
+    shapes = {"c1": (channels * 9, widths[0]), "c2": (widths[0] * 9, widths[1]), "c3": (widths[1] * 9, widths[2]),
               "d1": ((INPUT_SIDE // 8) ** 2 * widths[2], dense), "d2": (dense, 7)}
     p = {}
     for name in LAYERS:
@@ -186,13 +199,13 @@ def loss_and_grads(p: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray, wy: n
     return loss, grads
 
 
-def batch_inputs(rng, pool: list[np.ndarray], idx: np.ndarray) -> np.ndarray:
-    return np.stack([cnn_input(augment(rng, pool[i])) for i in idx])
+def batch_inputs(rng, pool: list[np.ndarray], idx: np.ndarray, hard: float, channels: int) -> np.ndarray:
+    return np.stack([cnn_input(augment(rng, pool[i], hard=hard))[..., :channels] for i in idx])
 
 
 def train(pool: list[np.ndarray], y: np.ndarray, w: np.ndarray, args, seed: int) -> ConvFaceModel:
     rng = np.random.default_rng(seed)
-    p = init_params(rng, tuple(args.widths), args.dense)
+    p = init_params(rng, tuple(args.widths), args.dense, args.channels)
     m = {k: np.zeros_like(v) for k, v in p.items()}
     v2 = {k: np.zeros_like(v) for k, v in p.items()}
     prob = w / w.sum()
@@ -203,7 +216,7 @@ def train(pool: list[np.ndarray], y: np.ndarray, w: np.ndarray, args, seed: int)
         t0, losses = time.perf_counter(), []
         for _ in range(steps_per_epoch):
             idx = rng.choice(len(y), args.batch, p=prob)
-            x = batch_inputs(rng, pool, idx)
+            x = batch_inputs(rng, pool, idx, args.hard, args.channels)
             loss, grads = loss_and_grads(p, x, y[idx], np.ones(len(idx), np.float32), rng, args.dropout)
             losses.append(loss)
             step += 1
@@ -270,6 +283,8 @@ def main() -> int:
     ap.add_argument("--cache", type=Path, help="npz of the collected patches (reused if present)")
     ap.add_argument("--widths", type=int, nargs=3, default=(16, 32, 64))
     ap.add_argument("--dense", type=int, default=64)
+    ap.add_argument("--channels", type=int, default=CHANNELS, help="input channels of cnn_input the network reads (2: without the contrast-normalised one)")
+    ap.add_argument("--hard", type=float, default=0.3, help="probability of each hard augmentation (swapped colours, faint pips, marbling)")
     ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--per-epoch", type=int, default=12000)
     ap.add_argument("--batch", type=int, default=64)

@@ -1,6 +1,6 @@
 """Per-die value accuracy of ``vision.dice.read_dice`` on the real labelled photos.
 
-    .venv/bin/python benchmarks/bench_dice_photos.py [DATASET_DIR] [--photos all|test|val] [--csv OUT.csv]
+    .venv/bin/python benchmarks/bench_dice_photos.py [DATASET_DIR] [--photos all|test|val] [--csv OUT.csv] [--cnn MODEL.json]
 
 The photos (``shared/data/dice-photos-top-down``) are a held-out test set: nothing in
 ``vision`` was fitted on them. A labelled die counts as right when a detection's centre
@@ -14,16 +14,22 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 import time
 from collections import defaultdict
+from functools import partial
 from pathlib import Path
 
-import cv2
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the time per photo is measured on one core
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from vision.dice import DiceConfig, Die, read_dice  # noqa: E402
+import vision.dice  # noqa: E402
+from vision.dice import DiceConfig, Die  # noqa: E402
+from vision.dice_cnn import load_cnn  # noqa: E402
 
 DEFAULT = Path("/work/shared/data/dice-photos-top-down")
 WHITE_L = 185.0  # L (0..255) of a white face
@@ -73,8 +79,12 @@ def main() -> int:
     ap.add_argument("--csv", type=Path, help="write one row per labelled die")
     ap.add_argument("--photos", choices=("all", "test", "val"), default="all",
                     help="val: only every 5th train photo (the hold-out the training scripts' --val uses)")
+    ap.add_argument("--cnn", type=Path, help="read values with this model file instead of the shipped one"
+                    " (with --photos val: networks fitted by bench_dice_cnn_train.py --val only)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.cnn:
+        vision.dice.load_cnn = partial(load_cnn, args.cnn)
     entries = json.loads((args.dataset / "labels.json").read_text())
     if args.photos == "val":
         entries = [e for e in entries if e["split_in_source"] == "train"][::5]
@@ -90,7 +100,7 @@ def main() -> int:
         image = cv2.imread(str(args.dataset / e["file"]))
         h, w = image.shape[:2]
         t0 = time.perf_counter()
-        dice = read_dice(cfg, image)
+        dice = vision.dice.read_dice(cfg, image)
         times.append(time.perf_counter() - t0)
         labels = label_boxes(e, w, h)
         matched, fp = match(labels, dice)

@@ -132,13 +132,29 @@ def test_read_face_on_real_crops() -> None:
 
 def test_cnn_is_small_and_turns_agree() -> None:
     """The convolutional reader ships, loads with NumPy, and its im2col forward pass agrees across a batch."""
-    from vision.dice_cnn import CNN_PATH, INPUT_SIDE, cnn_input, load_cnn
+    from vision.dice_cnn import CHANNELS, CNN_PATH, INPUT_SIDE, cnn_input, load_cnn
 
     cnn = load_cnn()
     assert cnn is not None and CNN_PATH.stat().st_size < 2_000_000
     faces = [_board_crop(v, 0, v) for v in (2, 5)]
     x = np.stack([cnn_input(f) for f in faces])
-    assert x.shape == (2, INPUT_SIDE, INPUT_SIDE, 2)
+    assert x.shape == (2, INPUT_SIDE, INPUT_SIDE, CHANNELS)
     batch = cnn.probabilities(x)
     one = np.concatenate([cnn.probabilities(x[i:i + 1]) for i in range(2)])
     assert np.allclose(batch, one, atol=1e-5) and np.allclose(batch.sum(axis=1), 1.0, atol=1e-4)
+
+
+def test_squares_grow_an_elongated_proposal_across_its_short_side() -> None:
+    """Half a die (a 20x40 rectangle, turned 30 degrees) yields the two 40x40 squares that extend it either way."""
+    from vision.dice import _squares
+
+    half = cv2.boxPoints(((100.0, 80.0), (20.0, 40.0), 30.0)).round().astype(np.int32).reshape(-1, 1, 2)
+    squares = _squares(half, 1.25)
+    assert len(squares) == 2
+    short_axis = np.array([np.cos(np.deg2rad(30.0)), np.sin(np.deg2rad(30.0))])
+    for sq, sign in zip(squares, (-1, 1)):
+        (cx, cy), (w, h), _ = cv2.minAreaRect(sq)
+        assert abs(w - 40) <= 1.5 and abs(h - 40) <= 1.5
+        assert np.allclose((cx, cy), np.array([100.0, 80.0]) + sign * 10 * short_axis, atol=1.0)
+    square = cv2.boxPoints(((100.0, 80.0), (40.0, 38.0), 10.0)).round().astype(np.int32).reshape(-1, 1, 2)
+    assert _squares(square, 1.25) == []

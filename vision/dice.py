@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice_cnn import load_cnn
+from vision.dice_cnn import ConvFaceModel, load_cnn
 from vision.dice_model import face_features, load_face_model
 
 Image = NDArray[np.uint8]
@@ -57,6 +57,9 @@ class DiceConfig:
     value_crops: int = 2  # the convolutional reader reads this many of a die's best proposals
     value_insets: tuple[float, ...] = (0.10,)  # ... each cropped with these insets (fractions of the side)
     value_turns: int = 4  # ... each in this many of its quarter turns and mirrors, and averages
+    value_pool: int = 4  # when above 1: this many proposals (by die probability), and squares grown from the
+    square_aspect: float = 1.25  # ... proposals at least this elongated, are read first in
+    pick_turns: int = 1  # ... this many turns, and the value_crops read most surely (top value probability) are kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +305,9 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
 
     With the shipped face model (``vision/dice_model.json``) each candidate region is
     classified as not-a-die or a value 1..6; without it pips are counted classically.
+    Overlapping candidates are one die. With the convolutional reader, each die's best
+    proposals and squares grown from its elongated ones (half a die) are read once, the ones
+    read most surely give the die's box and are read again turned and mirrored for its value.
     """
     model = load_face_model()
     if model is None:
@@ -323,6 +329,8 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
             kept.append((centre, side, [contour], face, probs.copy()))
     cnn = load_cnn()
     if cnn is not None:  # the convolutional reader, over each die's best proposals and crop insets, turned and mirrored
+        if cfg.value_pool > 1:
+            kept = _surest(cnn, image, kept, cfg)
         groups = [[_face_crop(image, c, inset)[0] for c in k[2][:cfg.value_crops] for inset in cfg.value_insets] for k in kept]
         read = cnn.read_groups(groups, cfg.value_turns)
         kept = [(*k[:4], r) for k, r in zip(kept, read)]
@@ -333,6 +341,52 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
         light = float(np.median(cv2.cvtColor(face, cv2.COLOR_BGR2LAB)[..., 0]))
         dice.append(Die(value, (int(x), int(y), int(w), int(h)), float(votes[value] / votes[1:].sum()), light))
     return dice
+
+
+def _squares(contour: NDArray[np.int32], min_aspect: float) -> list[NDArray[np.int32]]:
+    """For an elongated proposal (a die cut in two, or half hidden), the two squares of its long
+    side that extend it across its short side, one either way."""
+    (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+    lo, hi = min(w, h), max(w, h)
+    if hi < min_aspect * max(lo, 1.0):
+        return []
+    t = np.deg2rad(angle)
+    ux, uy = (np.cos(t), np.sin(t)) if w < h else (-np.sin(t), np.cos(t))  # along the short side
+    d = (hi - lo) / 2
+    return [cv2.boxPoints(((cx + k * d * ux, cy + k * d * uy), (hi, hi), angle)).round().astype(np.int32).reshape(-1, 1, 2)
+            for k in (-1, 1)]
+
+
+def _surest(cnn: ConvFaceModel, image: Image, kept: list, cfg: DiceConfig) -> list:
+    """Each die's proposals (its ``value_pool`` best, and squares grown from the elongated ones)
+    ordered by how surely the network reads a value on them: a whole face reads surely, half a
+    die or a die with its shadow does not. Dice whose surest proposals now coincide are one."""
+    pools = []
+    for k in kept:
+        pool = list(k[2][:cfg.value_pool])
+        pool += [q for c in pool for q in _squares(c, cfg.square_aspect)]
+        pools.append(pool)
+    crops = [[_face_crop(image, c, cfg.value_insets[0])[0]] for pool in pools for c in pool]
+    sure = cnn.read_groups(crops, cfg.pick_turns)[:, 1:].max(axis=1)
+    ranked, at = [], 0
+    for k, pool in zip(kept, pools):
+        score = sure[at:at + len(pool)]
+        at += len(pool)
+        order = np.argsort(-score, kind="stable")
+        ranked.append((float(score[order[0]]), [pool[i] for i in order], [float(score[i]) for i in order], k))
+    ranked.sort(key=lambda r: -r[0])
+    out: list = []
+    for best, pool, scores, k in ranked:
+        (cx, cy), (w, h), _ = cv2.minAreaRect(pool[0])
+        side = float(np.sqrt(max(w * h, 1.0)))
+        near = [o for o in out if np.hypot(cx - o[0][0], cy - o[0][1]) < cfg.nms_dist * max(side, o[1])]
+        if near:  # the same die found twice: its proposals join the surer reading's
+            merged = sorted(zip(near[0][4] + scores, range(len(near[0][2]) + len(pool)), near[0][2] + pool), key=lambda m: (-m[0], m[1]))
+            near[0][2][:] = [c for _, _, c in merged]
+            near[0][4][:] = [q for q, _, _ in merged]
+        else:
+            out.append(((cx, cy), side, pool, k[3], scores))
+    return [o[:4] + (None,) for o in out]
 
 
 def _read_dice_classic(cfg: DiceConfig, image: Image) -> list[Die]:

@@ -3,7 +3,8 @@
 Three 3x3 convolution layers (ReLU, 2x2 max pooling) and two dense layers, run with
 NumPy only (im2col and one matrix product per layer). The input is colour-agnostic:
 the Lab distance of each pixel from the face's median colour (pips stand out on white,
-black or coloured dice alike) and the z-scored lightness, at ``INPUT_SIDE`` pixels.
+black or coloured dice alike), the z-scored lightness, and the distance again divided by
+its peak (contrast-normalised, for faint pips), at ``INPUT_SIDE`` pixels.
 The weights live in ``dice_cnn.json`` next to this module; they were fitted by
 ``benchmarks/bench_dice_cnn_train.py`` on the *train* split of the real dice photos and
 on rendered white dice (never the held-out test split). Nothing is downloaded at run time.
@@ -24,19 +25,26 @@ from numpy.typing import NDArray
 CNN_PATH = Path(__file__).with_name("dice_cnn.json")
 INPUT_SIDE = 32
 DIST_SCALE = 60.0  # Lab distance that maps to 1.0
+PEAK_FLOOR = 8.0  # added to the peak distance before dividing by it (plain faces stay dark)
+CHANNELS = 3  # of ``cnn_input``; a network whose first layer takes fewer reads the first ones
 LAYERS = ("c1", "c2", "c3", "d1", "d2")
 
 
 def cnn_input(face: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """(INPUT_SIDE, INPUT_SIDE, 2) input of an upright square BGR crop of a die's top face (any size)."""
+    """(INPUT_SIDE, INPUT_SIDE, CHANNELS) input of an upright square BGR crop of a die's top face (any size).
+
+    Channels: the Lab distance from the face's median colour (scaled by ``DIST_SCALE``), the
+    z-scored lightness, and the same distance divided by its (smoothed) peak inside the face,
+    so that faint pips on marbled or see-through dice look like clear ones."""
     small = cv2.resize(face, (INPUT_SIDE, INPUT_SIDE), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     m = INPUT_SIDE // 8
     colour = np.median(lab[m:-m, m:-m].reshape(-1, 3), axis=0)
-    dist = np.sqrt(((lab - colour) ** 2).sum(axis=2)) / DIST_SCALE
+    dist = np.sqrt(((lab - colour) ** 2).sum(axis=2))
     light = lab[..., 0]
     light = (light - light.mean()) / (light.std() + 8.0)
-    return np.stack([np.minimum(dist, 3.0), light], axis=2).astype(np.float32)
+    peak = float(cv2.GaussianBlur(dist, (0, 0), 1.0)[m:-m, m:-m].max())
+    return np.stack([np.minimum(dist / DIST_SCALE, 3.0), light, np.minimum(dist / (peak + PEAK_FLOOR), 2.0)], axis=2).astype(np.float32)
 
 
 def im2col3(x: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -59,6 +67,7 @@ class ConvFaceModel:
 
     @staticmethod
     def _logits(p: dict[str, NDArray[np.float32]], x: NDArray[np.float32]) -> NDArray[np.float32]:
+        x = x[..., :p["c1_w"].shape[0] // 9]
         for name in ("c1", "c2", "c3"):
             n, h, w, _ = x.shape
             y = im2col3(x) @ p[name + "_w"] + p[name + "_b"]
@@ -67,7 +76,7 @@ class ConvFaceModel:
         return h1 @ p["d2_w"] + p["d2_b"]
 
     def probabilities(self, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
-        """(n, side, side, 2) inputs -> (n, 7) probabilities; class 0 is 'not a die face', k is value k."""
+        """(n, side, side, CHANNELS) inputs -> (n, 7) probabilities; class 0 is 'not a die face', k is value k."""
         x = np.asarray(inputs, np.float32)
         out = np.zeros((len(x), 7), np.float32)
         for p in self.members:
