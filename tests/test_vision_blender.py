@@ -102,7 +102,7 @@ def test_checkers_on_points_and_bar(name: str) -> None:
     assert reading["occluded"] == []
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_xfail("the flat 5 reads as a 6, the cocked 2 leaning on the bar as a flat 1"))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_xfail("the flat 5 is unreadable: its centre pip is too faint beside the corner pips"))
                                   if n == "frame01.jpg" else n for n in FRAMES])
 def test_dice_values_and_halves(name: str) -> None:
     def key(d: dict[str, Any]) -> tuple[int, str]:
@@ -111,8 +111,8 @@ def test_dice_values_and_halves(name: str) -> None:
     assert sorted(map(key, _reading(name)["dice"])) == sorted(map(key, _truth(name)["dice"]))
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_xfail("a cocked die (tilted about 28°, leaning on the bar or the frame) reads as flat"))
-                                  if n != "frame03.jpg" else n for n in FRAMES])
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_xfail("a cocked die (tilted about 28°, leaning on the frame) reads as flat"))
+                                  if n == "frame02.jpg" else n for n in FRAMES])
 def test_dice_flat_or_cocked(name: str) -> None:
     assert sorted(d["flat"] for d in _reading(name)["dice"]) == sorted(d["flat"] for d in _truth(name)["dice"])
 

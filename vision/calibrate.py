@@ -24,18 +24,28 @@ from numpy.typing import NDArray
 
 from vision.board import (
     Lens,
+    board_candidates,
     canonical_maps,
     homography_from_corners,
-    board_candidates,
-    rescaled,
     order_corners,
     refine_homography,
+    rescaled,
     to_canonical,
 )
 from vision.config import CalibrationConfig, ReaderConfig
-from vision.errors import BoardNotFoundError, CalibrationError, StartPositionNotFoundError
+from vision.errors import (
+    BoardNotFoundError,
+    CalibrationError,
+    StartPositionNotFoundError,
+)
 from vision.geometry import START_POINTS, BoardGeometry, Layout, checker_centre
-from vision.profiles import ColourClass, flatten_light, frame_band, lab_image, sample_profiles
+from vision.profiles import (
+    ColourClass,
+    flatten_light,
+    frame_band,
+    lab_image,
+    sample_profiles,
+)
 
 Image = NDArray[np.uint8]
 FORMAT_VERSION = 1
@@ -187,6 +197,18 @@ def _mean_colour(lab: NDArray[np.float32], ppm: float, centres: list[tuple[float
 # ----------------------------------------------------------------------------- colour classes
 
 
+def colour_parts(pixels: NDArray[np.float32], k: int, min_std: tuple[float, float, float], rounds: int = 12) -> list[ColourClass]:
+    """``k`` colour classes that split ``pixels`` (k-means in Lab, started from lightness quantiles)."""
+    px = np.asarray(pixels, np.float32).reshape(-1, 3)
+    order = np.argsort(px[:, 0])
+    centres = px[order[((np.arange(k) + 0.5) / k * len(px)).astype(int)]]
+    for _ in range(rounds):
+        nearest = np.argmin(((px[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1)
+        centres = np.array([px[nearest == j].mean(axis=0) if (nearest == j).any() else centres[j] for j in range(k)])
+    nearest = np.argmin(((px[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1)
+    return [ColourClass.fit(px[nearest == j], min_std) for j in range(k) if (nearest == j).sum() >= 3]
+
+
 def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layout) -> tuple[dict[str, ColourClass], tuple[ColourClass, ...], NDArray[np.float32]]:
     """Colour classes, each point's leather, and each empty point's colour profile (its local shading)."""
     geo, ppm, rcfg = cfg.reader.geometry, cfg.reader.px_per_mm, cfg.reader
@@ -197,6 +219,9 @@ def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layo
         "dark": ColourClass.fit(_disc_pixels(lab, ppm, dark, 0.0, r * cfg.inlay_radius), rcfg.min_std),
         "light": ColourClass.fit(_disc_pixels(lab, ppm, light, 0.0, r * cfg.inlay_radius), rcfg.min_std),
     }
+    rim = _disc_pixels(lab, ppm, dark + light, r * cfg.rim_band[0], r * cfg.rim_band[1])
+    for k, part in enumerate(colour_parts(rim, cfg.copper_parts, rcfg.min_std)):
+        classes[f"copper_{k}"] = part  # highlight, lit copper, shade: each far tighter than copper as a whole
     profiles = sample_profiles(rcfg, lab, layout)
     steps = profiles.positions  # the centre line comes first in each point's profile
     empty = [i for i, n in enumerate(START_POINTS) if n == 0]

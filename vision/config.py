@@ -70,6 +70,7 @@ class ReaderConfig:
     flat_max_aspect: float = 1.22  # a cocked die's footprint is longer
     side_min_lightness: float = 35.0  # Lab L above the local board that a die's dimmer side face still has
     side_max_chroma: float = 40.0  # and its L1 chroma
+    footprint_open: float = 8.0  # mm: opening that trims thin spurs off a die's footprint before it is judged
     cocked_min_fill: float = 0.82  # and a clean rectangle (a flat die with a highlight stuck to it is not)
     cocked_min_area: float = 325.0  # mm²: a footprint this large is a cocked die however it is cut (a flat one is 16 x 16)
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
@@ -90,6 +91,7 @@ class CalibrationConfig:
     finder: BoardFinderConfig = field(default_factory=BoardFinderConfig)
     reader: ReaderConfig = field(default_factory=ReaderConfig)
     rim_band: tuple[float, float] = (0.78, 0.93)  # radii (fraction of checker radius) sampled as copper
+    copper_parts: int = 3  # copper is learnt in this many colour parts (highlight, lit, shade)
     inlay_radius: float = 0.5  # radius sampled as inlay
     min_occupancy_contrast: float = 1.1  # texture ratio occupied / empty points at the start
     min_inlay_separation: float = 12.0  # Lab distance between dark and light inlays

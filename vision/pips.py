@@ -69,6 +69,10 @@ def place_contrast(face: Image, cfg: PipConfig = PipConfig()) -> NDArray[np.floa
     return near[rows, cols]
 
 
+_VALUES = np.array([v for v, _ in LAYOUTS])
+_MASKS = np.array([[k in pips for k in range(9)] for _, pips in LAYOUTS])  # (layouts, 9)
+
+
 def read_pips(face: Image, cfg: PipConfig = PipConfig()) -> tuple[int | None, float, float]:
     """(value or None, confidence 0..1, margin) of an upright square crop of a die's top face.
 
@@ -77,21 +81,18 @@ def read_pips(face: Image, cfg: PipConfig = PipConfig()) -> tuple[int | None, fl
     """
     if face.ndim != 3 or face.shape[0] < 12:
         return None, 0.0, -np.inf
-    contrast = place_contrast(face, cfg)
-    margins: dict[int, float] = {}
-    for per_pitch in contrast:
-        for value, pips in LAYOUTS:
-            idx = list(pips)
-            on = float(per_pitch[idx].min())
-            if on < cfg.min_contrast:
-                continue
-            margin = on - float(np.delete(per_pitch, idx).max())
-            margins[value] = max(margins.get(value, -np.inf), margin)
-    if not margins:
+    contrast = place_contrast(face, cfg)[:, None, :]  # (pitches, 1, 9)
+    on = np.where(_MASKS, contrast, np.inf).min(axis=2)  # (pitches, layouts): the weakest pip place
+    off = np.where(_MASKS, -np.inf, contrast).max(axis=2)  # and the strongest empty place
+    per_layout = np.where(on >= cfg.min_contrast, on - off, -np.inf).max(axis=0)
+    margins = np.full(7, -np.inf)
+    np.maximum.at(margins, _VALUES, per_layout)
+    value = int(np.argmax(margins))
+    best = float(margins[value])
+    if not np.isfinite(best):
         return None, 0.0, -np.inf
-    value = max(margins, key=lambda v: margins[v])
-    if margins[value] < cfg.min_margin:
-        return None, 0.0, margins[value]
-    others = [m for v, m in margins.items() if v != value]
-    sure = min(margins[value], margins[value] - max(others)) if others else margins[value]
-    return value, float(np.clip(sure / cfg.sure_margin, 0.0, 1.0)), margins[value]
+    if best < cfg.min_margin:
+        return None, 0.0, best
+    runner = float(np.delete(margins, value).max())
+    sure = min(best, best - runner) if np.isfinite(runner) else best
+    return value, float(np.clip(sure / cfg.sure_margin, 0.0, 1.0)), best

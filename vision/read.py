@@ -135,13 +135,27 @@ def _score(loglik: NDArray[np.float32], table: NDArray[np.int64], keep_shifts: b
     return full if keep_shifts else full.max(axis=-1)
 
 
+def class_loglik(cfg: ReaderConfig, cal: Calibration, name: str, prof: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Log-likelihood of every sample under one colour class of the set, as a proper density: a broad
+    class pays the log of its spread over the narrowest (so copper, which ranges from highlight to
+    shade, cannot explain plain leather cheaply). A class learnt in parts (``copper_0``, ``copper_1``,
+    ...) takes its best-fitting part."""
+    parts = [c for k, c in cal.classes.items() if k.startswith(name + "_")] or [cal.classes[name]]
+    ref = np.log(np.asarray(cfg.min_std, np.float32))
+    out = None
+    for c in parts:
+        penalty = cfg.spread_penalty * float(np.maximum(np.log(np.asarray(c.std, np.float32)) - ref, 0).sum())
+        ll = c.loglik(prof, cfg.loglik_floor) - np.float32(penalty)
+        out = ll if out is None else np.maximum(out, ll)
+    assert out is not None
+    return np.maximum(out, np.float32(cfg.loglik_floor))
+
+
 def _class_loglik(cfg: ReaderConfig, cal: Calibration, prof: NDArray[np.float32], leather: ColourClass | None,
                   background: ColourClass) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
     """Per colour (dark, light): (2, 4, S) log-likelihoods, and the foreign-sample mask."""
     fl = cfg.loglik_floor
-    cop = cal.classes["copper"].loglik(prof, fl)
-    dark = cal.classes["dark"].loglik(prof, fl)
-    light = cal.classes["light"].loglik(prof, fl)
+    cop, dark, light = (class_loglik(cfg, cal, k, prof) for k in ("copper", "dark", "light"))
     back = background.loglik(prof, fl)
     lea = leather.loglik(prof, fl) if leather is not None else back
     white = cal.classes["white"].loglik(prof, fl) if "white" in cal.classes else np.full_like(back, fl)
@@ -167,12 +181,8 @@ def _alike(cfg: ReaderConfig, inlay: ColourClass, leather: tuple[ColourClass, ..
 def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_]) -> list[StackReading]:
     """Counts on all 24 points at once: profiles (24, S, 3) -> readings; ``ignore`` (24, S) marks dice and cube."""
     fl = cfg.loglik_floor
-    cop, dark, light, field = (cal.classes[k].loglik(profiles, fl) for k in ("copper", "dark", "light", "field"))
+    cop, dark, light, field = (class_loglik(cfg, cal, k, profiles) for k in ("copper", "dark", "light", "field"))
     lea = _leather_loglik(cal, profiles, fl)
-    if cfg.spread_penalty:
-        ref = np.log(np.asarray(cfg.min_std, np.float32))
-        pen = {k: cfg.spread_penalty * float(np.maximum(np.log(np.asarray(cal.classes[k].std, np.float32)) - ref, 0).sum()) for k in ("copper", "dark", "light", "field")}
-        cop, dark, light, field = (np.maximum(v - pen[k], fl) for v, k in zip((cop, dark, light, field), ("copper", "dark", "light", "field")))
     if cal.background is not None and cal.background.shape == profiles.shape:
         # the empty point as seen at calibration, shading and all
         z = (profiles - cal.background) / np.asarray(cfg.min_std, np.float32)
@@ -390,11 +400,27 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     return replace(blob, grown=footprint)
 
 
+def _trimmed(cfg: ReaderConfig, contour: NDArray[np.int32]) -> tuple[float, float, float, float]:
+    """(area mm², short mm, long mm, fill) of an outline without its thin spurs (a copper highlight
+    the closing bridged to a die is no part of its footprint)."""
+    ppm = cfg.px_per_mm
+    x, y, w, h = cv2.boundingRect(contour)
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(mask, [contour - np.array([x - 1, y - 1], np.int32)], -1, 1, -1)
+    opened = _morph(mask, cv2.MORPH_OPEN, cfg.footprint_open, ppm)
+    parts = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    c = max(parts, key=cv2.contourArea) if parts else contour
+    (_, (rw, rh), _) = cv2.minAreaRect(c)
+    area = float(cv2.contourArea(c))
+    short, long = sorted((rw / ppm, rh / ppm))
+    return area / ppm ** 2, short, long, area / max(rw * rh, 1.0)
+
+
 def is_flat(cfg: ReaderConfig, blob: WhiteBlob) -> bool:
     """A cocked die shows a side face too: its footprint is a longer clean rectangle, or simply larger."""
-    area = float(cv2.contourArea(blob.contour)) / cfg.px_per_mm ** 2
-    long = blob.size[1] / max(blob.size[0], 1e-3) > cfg.flat_max_aspect and blob.fill >= cfg.cocked_min_fill
-    return not (long or area > cfg.cocked_min_area)
+    area, short, long, fill = _trimmed(cfg, blob.contour)
+    elongated = long / max(short, 1e-3) > cfg.flat_max_aspect and fill >= cfg.cocked_min_fill
+    return not (elongated or area > cfg.cocked_min_area)
 
 
 def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: bool) -> tuple[int | None, float]:
