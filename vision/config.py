@@ -56,7 +56,7 @@ class ReaderConfig:
     face_search_step: float = 1.5  # mm between the places a flat die's top face is tried at in its footprint
     die_crop_px: int = 48  # a die's top face is resampled to this square for counting pips
     blob_min_side: float = 8.0  # mm: smaller light blobs are highlights (a cube may be partly hidden)
-    die_min_side: float = 14.0  # mm (two touching copper rims make thinner bright slivers)
+    die_min_side: float = 13.0  # mm (two touching copper rims make thinner bright slivers)
     die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)
     cube_patch: float = 1.3  # half-side of the patch the cube is read on, in cube edges
     cube_face_share: float = 0.8  # of the lightest lightness on that patch that the cube's face has
