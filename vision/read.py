@@ -25,7 +25,7 @@ from vision.calibrate import Calibration, warp_maps
 from vision.config import ReaderConfig
 from vision.dice import fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
-from vision.geometry import BoardGeometry, half_of, side_of
+from vision.geometry import BoardGeometry, Layout, half_of, point_axis, side_of
 from vision.numerals import numeral_mask
 from vision.pips import read_pips
 from vision.profiles import (
@@ -178,6 +178,18 @@ def _alike(cfg: ReaderConfig, inlay: ColourClass, leather: tuple[ColourClass, ..
     return np.array([float(np.sqrt((((np.asarray(l.mean) - a) / std) ** 2).sum())) < cfg.alike_distance for l in leather])
 
 
+@lru_cache(maxsize=8)
+def _neighbours(cfg: ReaderConfig, layout: Layout) -> NDArray[np.bool_]:
+    """(24, 24) which points lie side by side on the same row (across the bar too)."""
+    axes = [point_axis(cfg.geometry, layout, p) for p in range(1, 25)]
+    x = np.array([base[0] for base, _ in axes])
+    row = np.array([np.sign(d[1]) for _, d in axes])
+    reach = cfg.geometry.point_width + cfg.geometry.bar_width + 1.0
+    near = (np.abs(x[:, None] - x[None, :]) <= reach) & (row[:, None] == row[None, :])
+    np.fill_diagonal(near, False)
+    return near
+
+
 def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_]) -> list[StackReading]:
     """Counts on all 24 points at once: profiles (24, S, 3) -> readings; ``ignore`` (24, S) marks dice and cube."""
     fl = cfg.loglik_floor
@@ -214,6 +226,10 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     covered = (foreign > cfg.occluded_fraction) | (fits < cfg.min_mean_fit)
     if covered.any():  # something is over the board: be stricter with every point it may reach
         covered |= (foreign > cfg.occluded_fraction * cfg.strict_share) | (fits < cfg.min_mean_fit * cfg.strict_share)
+        # and strictest beside what it covers: an arm's edge or a hand's fingertips hide part of the next point
+        near = (_neighbours(cfg, cal.layout) & covered[None, :]).any(axis=1)
+        share = cfg.strict_share * cfg.strict_share
+        covered |= near & ((foreign > cfg.occluded_fraction * share) | (fits < cfg.min_mean_fit * share))
     out = []
     for i in range(24):
         frac = float(foreign[i])
