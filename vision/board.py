@@ -55,6 +55,11 @@ class BoardFinderConfig:
     max_k1: float = 0.25  # barrel coefficient search range (used when k1_steps > 1)
     k1_steps: int = 1  # 1 = no barrel search: the outline of the points is too coarse to measure it reliably
     max_quad_residual: float = 0.1  # 75th percentile of the outline's distance to the fitted quad, fraction of its size
+    table_band: int = 4  # px (at the work width) along the image border sampled as the table
+    table_samples: int = 256  # table colours kept from that band
+    table_ring: int = 3  # px around a leather-coloured patch that tell what surrounds it
+    table_distance: float = 10.0  # Lab distance from a table colour that is table
+    table_ring_share: float = 0.6  # a patch surrounded this much by table is the table's
     min_aspect: float = 1.1  # long/short side of the board (nominal 480/340)
     max_aspect: float = 2.0
 
@@ -113,8 +118,41 @@ def _drop_border_regions(mask: Image) -> Image:
     return out
 
 
-def surface_outline(cfg: BoardFinderConfig, image: Image, prior: LeatherPrior | None = None) -> Points:
-    """Convex outline (image pixels) of the leather points: the inner playing surface."""
+def _drop_table_islands(cfg: BoardFinderConfig, small: Image, mask: Image) -> Image:
+    """Leather-coloured patches surrounded by the table (a mottled cloth) are not points: a point is
+    bordered by the frame's wood or by other points. The table's colours are sampled along the image
+    border, which the board never reaches. Nothing is dropped if that would drop most of the leather
+    (a table the colour of the frame tells nothing)."""
+    lab = cv2.cvtColor(cv2.medianBlur(small, 5), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = mask.shape
+    b = cfg.table_band
+    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3), lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    table = border[:: max(1, len(border) // cfg.table_samples)]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    ring_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * cfg.table_ring + 1, 2 * cfg.table_ring + 1))
+    drop = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        r = cfg.table_ring
+        x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + bw + r), min(h, y + bh + r)
+        comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        ring = (cv2.dilate(comp, ring_k) > 0) & (mask[y0:y1, x0:x1] == 0)
+        px = lab[y0:y1, x0:x1][ring]
+        if len(px) == 0:
+            continue
+        near = np.sqrt(((px[:, None, :] - table[None]) ** 2).sum(axis=2)).min(axis=1) < cfg.table_distance
+        drop[i] = near.mean() > cfg.table_ring_share
+    area = stats[:, cv2.CC_STAT_AREA]
+    if not drop.any() or area[drop].sum() > 0.5 * area[1:].sum():
+        return mask
+    out = mask.copy()
+    out[drop[labels]] = 0
+    return out
+
+
+def surface_outline(cfg: BoardFinderConfig, image: Image, prior: LeatherPrior | None = None, drop_islands: bool = False) -> Points:
+    """Convex outline (image pixels) of the leather points: the inner playing surface (without
+    leather-coloured patches of the table around the board, if ``drop_islands``)."""
     h, w = image.shape[:2]
     scale = cfg.work_width / w
     small = cv2.resize(image, (cfg.work_width, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
@@ -122,6 +160,8 @@ def surface_outline(cfg: BoardFinderConfig, image: Image, prior: LeatherPrior | 
     o = max(3, int(cfg.open_frac * cfg.work_width) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (o, o)))
     mask = _drop_border_regions(mask)
+    if drop_islands:
+        mask = _drop_table_islands(cfg, small, mask)
     k = max(3, int(cfg.close_frac * cfg.work_width) | 1)
     grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(grown)
@@ -239,14 +279,15 @@ def inner_rectangle(geo: BoardGeometry) -> Points:
     return np.array([[f, f], [geo.width - f, f], [geo.width - f, geo.depth - f], [f, geo.depth - f]], np.float64)
 
 
-def board_candidates(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry) -> list[tuple[float, Lens, NDArray[np.float64]]]:
+def board_candidates(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry,
+                     drop_islands: bool = False) -> list[tuple[float, Lens, NDArray[np.float64]]]:
     """Every fit of the board (one per leather prior), best ECC alignment first."""
     h, w = image.shape[:2]
     fits: list[tuple[float, Lens, NDArray[np.float64]]] = []
     error: BoardNotFoundError | None = None
     for prior in cfg.priors:
         try:
-            outline = surface_outline(cfg, image, prior)
+            outline = surface_outline(cfg, image, prior, drop_islands)
             lens, quad = estimate_lens(cfg, outline, (w, h))
             quad = order_corners(quad)
             check_aspect(cfg, quad)

@@ -351,24 +351,37 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
         raise BoardNotFoundError("not a colour image of a usable size")
     geo = cfg.reader.geometry
+    failure: BoardNotFoundError | StartPositionNotFoundError | None = None
+    # a second look without the leather-coloured patches of a table cloth around the board
+    for drop_islands in ((False, True) if corners is None else (False,)):
+        try:
+            fits = _board_fits(cfg, image, corners, drop_islands)
+        except BoardNotFoundError as exc:
+            failure = failure or exc
+            continue
+        tries = fits + [(lens, rescaled(hom, geo, f, d)) for f, d in cfg.perturbations for lens, hom in fits[:1]]
+        for lens, hom in tries:
+            try:
+                return _calibrate_on(cfg, image, lens, hom)
+            except (StartPositionNotFoundError, BoardNotFoundError) as exc:  # this fit is wrong; the next may not be
+                if failure is None or isinstance(failure, BoardNotFoundError):
+                    failure = exc
+    assert failure is not None
+    raise failure
+
+
+def _board_fits(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64] | None,
+                drop_islands: bool) -> list[tuple[Lens, NDArray[np.float64]]]:
+    """The board's fits to try, the first refitted to the start checkers."""
+    geo = cfg.reader.geometry
     h, w = image.shape[:2]
     if corners is None:
-        fits = [(lens, hom) for _, lens, hom in board_candidates(cfg.finder, image, geo)]
+        fits = [(lens, hom) for _, lens, hom in board_candidates(cfg.finder, image, geo, drop_islands)]
     else:
         lens = Lens(0.0, (w / 2.0, h / 2.0), float(max(w, h)))
         hom = homography_from_corners(order_corners(corners), geo, outer=True)
         fits = [(lens, refine_homography(cfg.finder, image, lens, hom, geo)[0])]
-    fits = [refit_on_start(cfg, image, lens, hom) for lens, hom in fits[:1]] + fits
-    tries = fits + [(lens, rescaled(hom, geo, f, d)) for f, d in cfg.perturbations for lens, hom in fits[:1]]
-    failure: BoardNotFoundError | StartPositionNotFoundError | None = None
-    for lens, hom in tries:
-        try:
-            return _calibrate_on(cfg, image, lens, hom)
-        except (StartPositionNotFoundError, BoardNotFoundError) as exc:  # this fit is wrong; the next may not be
-            if failure is None or isinstance(failure, BoardNotFoundError):
-                failure = exc
-    assert failure is not None
-    raise failure
+    return [refit_on_start(cfg, image, lens, hom) for lens, hom in fits[:1]] + fits
 
 
 def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64]) -> Calibration:
