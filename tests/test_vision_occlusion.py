@@ -32,3 +32,19 @@ def test_arm_tip_beside_covered_points_is_not_a_confident_count() -> None:
     assert reading["occluded"]
     for got, want, conf in zip(reading["points"], truth["points"], reading["confidence"]["points"]):
         assert got is None or got == want or conf < 0.9
+
+
+def test_a_highlight_bridged_to_a_die_does_not_hide_it() -> None:
+    # a copper rim's highlight touching a die's edge made its light blob no square: the die was missed
+    from vision.read import white_blobs
+
+    cfg = ReaderConfig()
+    ppm = cfg.px_per_mm
+    lab = np.full((200, 200, 3), (230, 128, 128), np.uint8)
+    mask = np.zeros((200, 200), np.uint8)
+    side = int(round(16 * ppm))
+    mask[60:60 + side, 60:60 + side] = 1  # the die's face
+    mask[60 + side - 4:60 + side + 10, 60 + side - 4:60 + side + 10] = 1  # a 7 mm lump of highlight at its corner
+    blobs = white_blobs(cfg, None, lab, mask)  # type: ignore[arg-type]
+    assert len(blobs) == 1 and blobs[0].die_like(cfg)
+    assert abs(blobs[0].size[1] - 16) < 2.5

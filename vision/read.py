@@ -363,6 +363,23 @@ def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32]) -> WhiteBlob | No
     return WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c, colour, fill)  # type: ignore[arg-type]
 
 
+def _opened_outline(cfg: ReaderConfig, contour: NDArray[np.int32], open_mm: float) -> NDArray[np.int32] | None:
+    """The outline of the largest part of ``contour`` that an opening of ``open_mm`` leaves (thin spurs gone)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    one = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(one, [contour - np.array([x - 1, y - 1], np.int32)], -1, 1, -1)
+    parts = cv2.findContours(_morph(one, cv2.MORPH_OPEN, open_mm, cfg.px_per_mm), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    if not parts:
+        return None
+    return max(parts, key=cv2.contourArea) + np.array([x - 1, y - 1], np.int32)
+
+
+def _largest_piece(cfg: ReaderConfig, lab: Image, contour: NDArray[np.int32], open_mm: float) -> WhiteBlob | None:
+    """The blob that an opening of ``open_mm`` leaves of ``contour``."""
+    piece = _opened_outline(cfg, contour, open_mm)
+    return None if piece is None else _blob(cfg, lab, piece)
+
+
 def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[np.uint8]) -> list[WhiteBlob]:
     ppm = cfg.px_per_mm
     mask = _morph(mask, cv2.MORPH_CLOSE, cfg.white_close, ppm)
@@ -375,6 +392,9 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
         if blob is None:
             continue
         if blob.size[1] <= cfg.max_footprint:
+            if not blob.die_like(cfg):  # a copper highlight bridged to a die's edge spoils its square
+                trimmed = _largest_piece(cfg, lab, c, cfg.footprint_open)
+                blob = trimmed if trimmed is not None and trimmed.die_like(cfg) else blob
             blobs.append(blob)
             continue
         # too long for one die or the cube: a highlight or a neighbour bridged to it; a wider opening parts them
@@ -420,12 +440,8 @@ def _trimmed(cfg: ReaderConfig, contour: NDArray[np.int32]) -> tuple[float, floa
     """(area mm², short mm, long mm, fill) of an outline without its thin spurs (a copper highlight
     the closing bridged to a die is no part of its footprint)."""
     ppm = cfg.px_per_mm
-    x, y, w, h = cv2.boundingRect(contour)
-    mask = np.zeros((h + 2, w + 2), np.uint8)
-    cv2.drawContours(mask, [contour - np.array([x - 1, y - 1], np.int32)], -1, 1, -1)
-    opened = _morph(mask, cv2.MORPH_OPEN, cfg.footprint_open, ppm)
-    parts = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-    c = max(parts, key=cv2.contourArea) if parts else contour
+    opened = _opened_outline(cfg, contour, cfg.footprint_open)
+    c = contour if opened is None else opened
     (_, (rw, rh), _) = cv2.minAreaRect(c)
     area = float(cv2.contourArea(c))
     short, long = sorted((rw / ppm, rh / ppm))
