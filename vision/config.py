@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vision.board import BoardFinderConfig
-from vision.dice import DiceConfig
 from vision.geometry import BoardGeometry
+from vision.pips import PipConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,7 +14,7 @@ class ReaderConfig:
     """How a calibrated frame is read."""
 
     geometry: BoardGeometry = field(default_factory=BoardGeometry)
-    dice: DiceConfig = field(default_factory=DiceConfig)
+    pips: PipConfig = field(default_factory=PipConfig)  # how a die's face crop is read
     px_per_mm: float = 2.0  # resolution of the canonical top-down image
     profile_length: float = 150.0  # mm sampled along each point from its base (half the depth: the opposite stack starts there)
     profile_step: float = 1.0  # mm between samples
@@ -52,7 +52,6 @@ class ReaderConfig:
     white_margin: float = 9.0  # mm around dice and cube where checker profiles are not scored
     white_close: float = 4.0  # mm: closing that bridges pips and numerals
     white_open: float = 4.5  # mm: opening that removes thin copper highlights
-    die_face_keep: float = 0.95  # fraction of the nominal die edge cropped (pips sit close to the edges)
     face_search_step: float = 1.5  # mm between the places a flat die's top face is tried at in its footprint
     die_crop_px: int = 48  # a die's top face is resampled to this square for counting pips
     blob_min_side: float = 8.0  # mm: smaller light blobs are highlights (a cube may be partly hidden)

@@ -34,7 +34,7 @@ LAYOUTS: tuple[tuple[int, frozenset[int]], ...] = (
 
 @dataclass(frozen=True, slots=True)
 class PipConfig:
-    face_share: float = 0.95  # of the die's edge that the crop covers
+    face_share: float = 0.95  # of the die's edge that a face crop covers (pips sit close to the edges)
     pitches: tuple[float, ...] = (0.22, 0.25, 0.28, 0.31)  # pip grid spacing tried, in die edges
     sigma: float = 0.045  # smoothing, in crop sides (about a pip's radius)
     reach: float = 0.05  # a pip may sit this far (crop sides) from its grid place

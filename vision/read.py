@@ -363,21 +363,32 @@ def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32]) -> WhiteBlob | No
     return WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c, colour, fill)  # type: ignore[arg-type]
 
 
-def _opened_outline(cfg: ReaderConfig, contour: NDArray[np.int32], open_mm: float) -> NDArray[np.int32] | None:
-    """The outline of the largest part of ``contour`` that an opening of ``open_mm`` leaves (thin spurs gone)."""
+def _opened_parts(cfg: ReaderConfig, contour: NDArray[np.int32], open_mm: float,
+                  shape: tuple[int, ...] | None = None) -> list[NDArray[np.int32]]:
+    """Outlines of the parts of ``contour`` that an opening of ``open_mm`` leaves (thin spurs and bridges gone).
+
+    Worked on a window around the outline. With the ``shape`` of the image it lies in, the
+    window reaches a kernel past the outline, so the parts are the whole image's opening (where
+    the outline meets the image's edge, OpenCV's rule for edges applies); without, nothing
+    lies outside the outline.
+    """
     x, y, w, h = cv2.boundingRect(contour)
-    one = np.zeros((h + 2, w + 2), np.uint8)
-    cv2.drawContours(one, [contour - np.array([x - 1, y - 1], np.int32)], -1, 1, -1)
+    if shape is None:
+        x0, y0, x1, y1 = x - 1, y - 1, x + w + 1, y + h + 1
+    else:
+        reach = max(3, int(round(cfg.px_per_mm * open_mm)) | 1)
+        x0, y0 = max(0, x - reach), max(0, y - reach)
+        x1, y1 = min(shape[1], x + w + reach), min(shape[0], y + h + reach)
+    one = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(one, [contour - np.array([x0, y0], np.int32)], -1, 1, -1)
     parts = cv2.findContours(_morph(one, cv2.MORPH_OPEN, open_mm, cfg.px_per_mm), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-    if not parts:
-        return None
-    return max(parts, key=cv2.contourArea) + np.array([x - 1, y - 1], np.int32)
+    return [p + np.array([x0, y0], np.int32) for p in parts]
 
 
-def _largest_piece(cfg: ReaderConfig, lab: Image, contour: NDArray[np.int32], open_mm: float) -> WhiteBlob | None:
-    """The blob that an opening of ``open_mm`` leaves of ``contour``."""
-    piece = _opened_outline(cfg, contour, open_mm)
-    return None if piece is None else _blob(cfg, lab, piece)
+def _opened_outline(cfg: ReaderConfig, contour: NDArray[np.int32], open_mm: float) -> NDArray[np.int32] | None:
+    """The largest of those parts, if any."""
+    parts = _opened_parts(cfg, contour, open_mm)
+    return max(parts, key=cv2.contourArea) if parts else None
 
 
 def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[np.uint8]) -> list[WhiteBlob]:
@@ -393,15 +404,13 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
             continue
         if blob.size[1] <= cfg.max_footprint:
             if not blob.die_like(cfg):  # a copper highlight bridged to a die's edge spoils its square
-                trimmed = _largest_piece(cfg, lab, c, cfg.footprint_open)
+                piece = _opened_outline(cfg, c, cfg.footprint_open)
+                trimmed = None if piece is None else _blob(cfg, lab, piece)
                 blob = trimmed if trimmed is not None and trimmed.die_like(cfg) else blob
             blobs.append(blob)
             continue
         # too long for one die or the cube: a highlight or a neighbour bridged to it; a wider opening parts them
-        one = np.zeros(mask.shape, np.uint8)
-        cv2.drawContours(one, [c], -1, 1, -1)
-        one = _morph(one, cv2.MORPH_OPEN, cfg.white_split_open, ppm)
-        for part in cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        for part in _opened_parts(cfg, c, cfg.white_split_open, mask.shape):
             piece = _blob(cfg, lab, part)
             if piece is not None and piece.size[1] <= cfg.max_footprint:
                 blobs.append(piece)
@@ -472,13 +481,13 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
     step = cfg.face_search_step * cfg.px_per_mm
     best: tuple[float, int | None, float] = (-np.inf, None, 0.0)
     for face in faces:
-        size = (face[0] * cfg.die_face_keep, face[1] * cfg.die_face_keep)
+        size = (face[0] * cfg.pips.face_share, face[1] * cfg.pips.face_share)
         offsets = [np.linspace(-s, s, 2 * int(np.ceil(s / step)) + 1) if s > 0 else np.zeros(1)
                    for s in ((w - face[0]) / 2, (h - face[1]) / 2)]
         for a in offsets[0]:
             for b in offsets[1]:
                 centre = np.array([cx, cy]) + a * axes[0] + b * axes[1]
-                value, conf, margin = read_pips(_crop(raw, (float(centre[0]), float(centre[1])), size, ang, cfg.die_crop_px))
+                value, conf, margin = read_pips(_crop(raw, (float(centre[0]), float(centre[1])), size, ang, cfg.die_crop_px), cfg.pips)
                 if margin > best[0]:
                     best = (margin, value, conf)
     return best[1], best[2]
