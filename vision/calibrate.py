@@ -352,6 +352,7 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
         raise BoardNotFoundError("not a colour image of a usable size")
     geo = cfg.reader.geometry
     failure: BoardNotFoundError | StartPositionNotFoundError | None = None
+    tried: list[list[NDArray[np.float64]]] = []
     # a second look without the leather-coloured patches of a table cloth around the board
     for drop_islands in ((False, True) if corners is None else (False,)):
         try:
@@ -359,6 +360,11 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
         except BoardNotFoundError as exc:
             failure = failure or exc
             continue
+        homs = [hom for _, hom in fits]
+        if any(len(t) == len(homs) and all(np.array_equal(a, b) for a, b in zip(t, homs)) for t in tried):
+            continue  # no patch was dropped: these fits have failed already
+        tried.append(homs)
+        fits = [refit_on_start(cfg, image, lens, hom) for lens, hom in fits[:1]] + fits
         tries = fits + [(lens, rescaled(hom, geo, f, d)) for f, d in cfg.perturbations for lens, hom in fits[:1]]
         for lens, hom in tries:
             try:
@@ -372,16 +378,14 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
 
 def _board_fits(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64] | None,
                 drop_islands: bool) -> list[tuple[Lens, NDArray[np.float64]]]:
-    """The board's fits to try, the first refitted to the start checkers."""
+    """The board's fits to try, best first."""
     geo = cfg.reader.geometry
     h, w = image.shape[:2]
     if corners is None:
-        fits = [(lens, hom) for _, lens, hom in board_candidates(cfg.finder, image, geo, drop_islands)]
-    else:
-        lens = Lens(0.0, (w / 2.0, h / 2.0), float(max(w, h)))
-        hom = homography_from_corners(order_corners(corners), geo, outer=True)
-        fits = [(lens, refine_homography(cfg.finder, image, lens, hom, geo)[0])]
-    return [refit_on_start(cfg, image, lens, hom) for lens, hom in fits[:1]] + fits
+        return [(lens, hom) for _, lens, hom in board_candidates(cfg.finder, image, geo, drop_islands)]
+    lens = Lens(0.0, (w / 2.0, h / 2.0), float(max(w, h)))
+    hom = homography_from_corners(order_corners(corners), geo, outer=True)
+    return [(lens, refine_homography(cfg.finder, image, lens, hom, geo)[0])]
 
 
 def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64]) -> Calibration:
