@@ -30,6 +30,7 @@ class LeatherPrior:
     orange_min_saturation: int
     olive_min_saturation: int
     split_by_brightness: bool  # Otsu on the brightness of orange-hued pixels (walnut is darker)
+    white_balance: bool = False  # judge colours after scaling each channel to the image's brightest (the lamp's colour)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +39,8 @@ class BoardFinderConfig:
 
     work_width: int = 640  # the image is searched at this width
     orange_hue: tuple[int, int] = (172, 16)  # OpenCV hue (0..180) wraps: >= first or <= second
-    priors: tuple[LeatherPrior, ...] = (LeatherPrior(175, 95, False), LeatherPrior(140, 70, True))
+    priors: tuple[LeatherPrior, ...] = (LeatherPrior(175, 95, False), LeatherPrior(140, 70, True), LeatherPrior(140, 70, True, True))
+    white_percentile: float = 99.5  # per channel: the lamp's colour, from the cube and the copper's highlights
     min_otsu_pixels: int = 500
     olive_hue: tuple[int, int] = (24, 50)
     min_value: int = 25  # HSV value: ignore near-black pixels
@@ -87,9 +89,21 @@ class Lens:
         return c + d * self.norm
 
 
-def leather_mask(cfg: BoardFinderConfig, small: Image, prior: LeatherPrior | None = None) -> Image:
-    """Pixels with the hue and saturation of burnt-orange or olive leather (a loose prior)."""
+def lamp_gains(cfg: BoardFinderConfig, image: Image) -> NDArray[np.float32]:
+    """Per-channel gains that make the image's brightest pixels grey (a warm or cool lamp's cast undone)."""
+    top = np.percentile(image.reshape(-1, 3), cfg.white_percentile, axis=0).astype(np.float32)
+    return top.max() / np.maximum(top, 1.0)
+
+
+def leather_mask(cfg: BoardFinderConfig, small: Image, prior: LeatherPrior | None = None,
+                 gains: NDArray[np.float32] | None = None) -> Image:
+    """Pixels with the hue and saturation of burnt-orange or olive leather (a loose prior).
+
+    A white-balancing prior scales the channels by ``gains`` (default: :func:`lamp_gains` of ``small``)."""
     prior = prior or cfg.priors[0]
+    if prior.white_balance:
+        g = lamp_gains(cfg, small) if gains is None else gains
+        small = np.clip(small.astype(np.float32) * g, 0, 255).astype(np.uint8)
     hsv = cv2.cvtColor(cv2.medianBlur(small, 5), cv2.COLOR_BGR2HSV)
     h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     top = float(np.percentile(v, 99))
@@ -156,7 +170,7 @@ def surface_outline(cfg: BoardFinderConfig, image: Image, prior: LeatherPrior | 
     h, w = image.shape[:2]
     scale = cfg.work_width / w
     small = cv2.resize(image, (cfg.work_width, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    mask = leather_mask(cfg, small, prior)
+    mask = leather_mask(cfg, small, prior, lamp_gains(cfg, image) if prior is not None and prior.white_balance else None)
     o = max(3, int(cfg.open_frac * cfg.work_width) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (o, o)))
     mask = _drop_border_regions(mask)
@@ -340,7 +354,8 @@ def refine_homography(cfg: BoardFinderConfig, image: Image, lens: Lens, hom: NDA
     """
     ppm = cfg.refine_ppm
     maps = canonical_maps(lens, hom, geo, ppm)
-    seen = leather_mask(cfg, to_canonical(image, maps), prior).astype(np.float32) / 255.0
+    gains = lamp_gains(cfg, image) if prior is not None and prior.white_balance else None
+    seen = leather_mask(cfg, to_canonical(image, maps), prior, gains).astype(np.float32) / 255.0
     tmpl = points_template(geo, ppm)
     warp = np.eye(3, dtype=np.float32)
     score = -1.0
