@@ -57,6 +57,8 @@ class ReaderConfig:
     blob_min_side: float = 8.0  # mm: smaller light blobs are highlights (a cube may be partly hidden)
     die_min_side: float = 13.0  # mm (two touching copper rims make thinner bright slivers)
     die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)
+    cube_past_outline: float = 40.0  # mm past the board's long sides that a cube on the frame may seem to lie at
+    cube_past_contrast: float = 20.0  # Lab L by which the cube there is lighter than most of the band (frame, table)
     cube_patch: float = 1.3  # half-side of the patch the cube is read on, in cube edges
     cube_face_share: float = 0.8  # of the lightest lightness on that patch that the cube's face has
     cube_crop: float = 1.0  # crop side around the cube's centre, in cube edges

@@ -546,13 +546,43 @@ def _cube_centre(cfg: ReaderConfig, bright: NDArray[np.uint8], blob: WhiteBlob) 
 def board_patch(cfg: ReaderConfig, cal: Calibration, image: Image, centre_mm: tuple[float, float], half_mm: float) -> Image:
     """A top-down square of the camera image around ``centre_mm`` on the canonical plane, at the reader's
     resolution; unlike the canonical image it may reach past the board (a cube's top on the frame does)."""
+    return board_window(cfg, cal, image, (centre_mm[0] - half_mm, centre_mm[1] - half_mm), (2 * half_mm, 2 * half_mm))
+
+
+def board_window(cfg: ReaderConfig, cal: Calibration, image: Image, corner_mm: tuple[float, float],
+                 size_mm: tuple[float, float]) -> Image:
+    """A top-down rectangle of the camera image (top-left ``corner_mm``, ``size_mm``) on the canonical plane."""
     ppm = cfg.px_per_mm
-    n = int(round(2 * half_mm * ppm))
-    yy, xx = np.mgrid[0:n, 0:n].astype(np.float64)
-    mm = np.stack([centre_mm[0] - half_mm + (xx + 0.5) / ppm, centre_mm[1] - half_mm + (yy + 0.5) / ppm], axis=-1)
+    nx, ny = int(round(size_mm[0] * ppm)), int(round(size_mm[1] * ppm))
+    yy, xx = np.mgrid[0:ny, 0:nx].astype(np.float64)
+    mm = np.stack([corner_mm[0] + (xx + 0.5) / ppm, corner_mm[1] + (yy + 0.5) / ppm], axis=-1)
     und = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), np.linalg.inv(cal.homography)).reshape(-1, 2)
-    dist = cal.lens.distort(und).reshape(n, n, 2).astype(np.float32)
+    dist = cal.lens.distort(und).reshape(ny, nx, 2).astype(np.float32)
     return cv2.remap(image, dist[..., 0], dist[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def cube_past_outline(cfg: ReaderConfig, cal: Calibration, image: Image, bright: NDArray[np.uint8]) -> dict[str, Any] | None:
+    """The cube on the frame of a player's side, looked for in a band that reaches past the board's
+    outline: the cube's top stands two heights (frame and cube) above the plane the calibration
+    maps, so a tilted camera sees it shifted outwards, often off the board altogether."""
+    geo, ppm = cfg.geometry, cfg.px_per_mm
+    reach = cfg.cube_past_outline
+    found = []
+    for y0 in (-reach, geo.depth - geo.frame):  # the two long sides, where the players sit
+        window = board_window(cfg, cal, image, (0.0, y0), (geo.width, reach + geo.frame))
+        lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB)
+        lightness = lab[..., 0].astype(np.float32)
+        chroma = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
+        ground = float(np.percentile(lightness, 75))  # frame or table, whichever is the lighter there
+        light = ((lightness > ground + cfg.cube_past_contrast) & (chroma < cfg.cube_max_chroma)).astype(np.uint8)
+        for blob in white_blobs(cfg, cal, lab, light):
+            if not cfg.die_min_side <= blob.size[0] <= blob.size[1] <= cfg.max_footprint:
+                continue
+            shift = np.array([0, int(round(y0 * ppm))], np.int32)
+            moved = replace(blob, centre=(blob.centre[0], blob.centre[1] + y0), contour=blob.contour + shift)
+            found.append(read_cube(cfg, cal, image, moved, bright))
+    found = [c for c in found if c["confidence"] >= cfg.cube_min_score]
+    return max(found, key=lambda c: c["confidence"]) if found else None
 
 
 def _square_centre(cfg: ReaderConfig, patch: Image) -> tuple[float, float]:
@@ -660,6 +690,8 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
         again = [b for b in white_blobs(cfg, cal, lab, bright) if half_of(cfg.geometry, cal.layout, b.centre) == "off"]
         on_surface = [b for b in blobs if half_of(cfg.geometry, cal.layout, b.centre) != "off"]
         dice, cube = split_dice_and_cube(cfg, cal, image, raw, bright, on_surface + again)
+    if cube is None:
+        cube = cube_past_outline(cfg, cal, image, bright)
     return _assemble(points, bar, dice, cube)
 
 

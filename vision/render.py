@@ -614,6 +614,9 @@ def random_scene(rng: np.random.Generator, layout: Layout, start: bool = False, 
             if xy is None:
                 continue
             occupied.append(xy)
+            # A die on the frame lies flat: the frame is a die's width, and a cocked die's side would
+            # hang past the board's outline, which this renderer does not paint.
+            flat = flat or not (geo.frame < xy[1] < geo.depth - geo.frame)
             dice_specs.append(DieSpec(int(rng.integers(1, 7)), xy, float(rng.uniform(0, 90)), flat, 0.0))
     return Scene(points, bar, layout, tuple(dice_specs), cube_spec)
 
