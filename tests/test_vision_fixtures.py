@@ -118,6 +118,7 @@ def test_cli_calibrate_read_and_errors(tmp_path: Path) -> None:
     done = _bgref("calibrate", str(DATA / "start.jpg"), "-o", str(cal))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["calibration"] == str(cal)
+    assert set(json.loads(done.stdout)["camera"]) == {"tilt_deg", "height_mm", "focal_px", "focal"}
     done = _bgref("read", str(DATA / "frame2.jpg"), str(DATA / "frame3.jpg"), "--calibration", str(cal))
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]

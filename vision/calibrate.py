@@ -39,6 +39,7 @@ from vision.errors import (
     StartPositionNotFoundError,
 )
 from vision.geometry import START_POINTS, BoardGeometry, Layout, checker_centre
+from vision.pose import estimate_pose
 from vision.profiles import (
     ColourClass,
     flatten_light,
@@ -339,6 +340,14 @@ def refit_on_start(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArra
 
 
 # ----------------------------------------------------------------------------- calibrate
+
+
+def camera_of(cfg: CalibrationConfig, cal: Calibration) -> dict[str, Any]:
+    """The camera's tilt off vertical and height over the board, as the calibration implies them
+    (``focal`` says whether the lens's focal length was measured from the image or assumed)."""
+    pose, measured = estimate_pose(cal.homography, cal.image_size, cfg.focal_per_width * cal.image_size[0])
+    return {"tilt_deg": round(pose.tilt_deg, 1), "height_mm": round(pose.height), "focal_px": round(pose.focal),
+            "focal": "measured" if measured else "assumed"}
 
 
 def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64] | None = None) -> Calibration:

@@ -46,7 +46,7 @@ def _fail(command: str, exc: BaseException, code: int) -> int:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     _quiet_opencv()
-    from vision.calibrate import calibrate, parse_corners
+    from vision.calibrate import calibrate, camera_of, parse_corners
     from vision.config import CalibrationConfig
     from vision.errors import BoardNotFoundError, ImageReadError, StartPositionNotFoundError
     from vision.sources import read_image
@@ -63,7 +63,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         Path(args.output).write_text(json.dumps(cal.to_json(), indent=1) + "\n")
     except OSError as exc:
         return _fail("calibrate", f"cannot write {args.output!r}: {exc.strerror or exc}", EXIT_BAD_INPUT)  # type: ignore[arg-type]
-    print(json.dumps({"calibration": args.output, "layout": cal.layout.to_json(), "lens_k1": round(cal.lens.k1, 4)}))
+    cfg = CalibrationConfig()
+    camera = camera_of(cfg, cal)
+    if camera["tilt_deg"] > cfg.max_tilt_deg:
+        print(f"bgref calibrate: warning: the camera looks {camera['tilt_deg']:.0f}° off vertical; the reader is made for up "
+              "to 15°: mount it more nearly over the board's centre", file=sys.stderr)
+    print(json.dumps({"calibration": args.output, "layout": cal.layout.to_json(), "lens_k1": round(cal.lens.k1, 4), "camera": camera}))
     return 0
 
 

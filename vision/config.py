@@ -96,6 +96,9 @@ class CalibrationConfig:
     inlay_radius: float = 0.5  # radius sampled as inlay
     min_occupancy_contrast: float = 1.1  # texture ratio occupied / empty points at the start
     min_inlay_separation: float = 12.0  # Lab distance between dark and light inlays
+    # the camera's pose, reported to check the mount
+    focal_per_width: float = 0.77  # focal length / image width when the image cannot tell: Camera Module 3, 66° across
+    max_tilt_deg: float = 18.0  # warned about beyond this tilt (the design limit is 15°; the estimate errs by up to 3°)
     # the lens, fitted to the start checkers' rims
     ring_margin: float = 3.0  # mm of board around the rim in its template
     ring_search: float = 8.0  # mm a start checker is looked for around its place
