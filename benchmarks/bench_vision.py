@@ -7,7 +7,8 @@ orientation, home boards on either side, lamp, palette, lens, noise, JPEG) drawn
 ``--seed``; none of them was used while tuning (tuning used seeds below 1000). Each
 setup is calibrated on its own start-position render, then ``--frames`` random positions
 (with dice and cube, the lamp drifting) are read. Prints whole-board exact rates,
-per-point, per-die, flat/cocked, half and cube accuracies, arm-occlusion behaviour, and the
+per-point, per-die, flat/cocked, half and cube accuracies (a whole board is exact when every
+field is, the dice's halves included), arm-occlusion behaviour, and the
 median ``read`` time per 1280x720 frame on one core.
 """
 
@@ -79,11 +80,13 @@ def score_frame(tally: Tally, setup, cal, scene, truth, reading) -> bool:
         want = {"value": spec.value, "flat": spec.flat}
         tally.add("die_found", got is not None)
         tally.add("die_value", got is not None and got["value"] == spec.value)
-        if got is not None:
-            tally.add("die_flat", got["flat"] == spec.flat)
-            half = [d for d in truth["dice"] if d["value"] == spec.value and d["flat"] == spec.flat]
-            tally.add("die_half", any(got["half"] == h["half"] for h in half))
-        dice_ok &= got is not None and all(got[k] == v for k, v in want.items())
+        if got is None:
+            dice_ok = False
+            continue
+        tally.add("die_flat", got["flat"] == spec.flat)
+        half_ok = any(got["half"] == d["half"] for d in truth["dice"] if d["value"] == spec.value and d["flat"] == spec.flat)
+        tally.add("die_half", half_ok)
+        dice_ok &= half_ok and all(got[k] == v for k, v in want.items())
     tally.add("die_extra_frames", extra == 0)
     cube_ok = reading["cube"] == truth["cube"]
     tally.add("cube", cube_ok)

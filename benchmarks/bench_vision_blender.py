@@ -105,7 +105,7 @@ def score_frame(tally: Tally, cal: Calibration, frame: dict[str, Any], reading: 
         tally.add("die_half", got["half"] in half)
         if got["value"] != die["value"] or got["flat"] != die["flat"] or got["half"] not in half:
             wrong.append(f"{label} ({half[0] if half else '?'}): read {got}")
-        dice_ok &= got["value"] == die["value"] and got["flat"] == die["flat"]
+        dice_ok &= got["value"] == die["value"] and got["flat"] == die["flat"] and got["half"] in half
     tally.add("die_extra_frames", extra == 0)
     cube_ok = reading["cube"] == truth["cube"]
     tally.add("cube", cube_ok)

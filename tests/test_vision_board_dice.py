@@ -9,7 +9,8 @@ import numpy as np
 
 from vision import BoardReader, CalibrationConfig, calibrate
 from vision.read import cube_past_outline
-from vision.render import random_scene, random_setup, render
+from vision.geometry import BoardGeometry
+from vision.render import DIE_CLEARANCE, random_scene, random_setup, render
 from vision.sources import read_image
 
 CUBE = Path(__file__).parent / "data" / "vision_blender_cube"
@@ -26,13 +27,17 @@ def _reader_and_frame(base: int, setup_index: int, frame: int) -> tuple[BoardRea
     return reader, image, truth
 
 
-def test_the_renderer_lays_dice_on_the_frame_flat() -> None:
-    # a cocked die on the frame would hang past the board's outline, which the renderer does not paint
-    for k in range(200):
+def test_the_renderer_lays_dice_where_their_half_is_plain() -> None:
+    # a cocked die on the frame would hang past the board's outline, which the renderer does not paint;
+    # a die across the bar ridge's edge lies in no half
+    geo = BoardGeometry()
+    for k in range(300):
         scene = random_scene(np.random.default_rng(k), random_setup(np.random.default_rng(k)).layout)
         for die in scene.dice:
-            if not 20.0 < die.xy[1] < 320.0:
+            if not geo.frame < die.xy[1] < geo.depth - geo.frame:
                 assert die.flat
+                continue
+            assert min(abs(die.xy[0] - b) for b in geo.bar_x) >= DIE_CLEARANCE - 1e-9 or abs(die.xy[0] - 240.0) <= 15.0 - DIE_CLEARANCE + 1e-9
 
 
 def test_a_cube_seen_past_the_boards_outline_is_read() -> None:

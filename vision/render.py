@@ -560,21 +560,27 @@ def random_points(rng: np.random.Generator) -> tuple[tuple[int, ...], tuple[int,
     return tuple(pts), (bar[0], bar[1])
 
 
+DIE_CLEARANCE = 12.0  # mm from a die's centre to the bar's edge: a 16 mm die clear of it however it is turned
+
+
 def _free_spot(rng: np.random.Generator, geo: BoardGeometry, scene_pts: list[tuple[float, float]], half: str,
                layout: Layout, margin: float) -> tuple[float, float] | None:
     f = geo.frame
     for _ in range(200):
         if half == "off":
             choice = rng.integers(3)
-            if choice == 0:  # on the bar ridge
-                xy = (float(rng.uniform(*geo.bar_x)), float(rng.uniform(f + 10, geo.depth - f - 10)))
+            if choice == 0:  # on the bar ridge, wholly (a die across its edge lies in no half)
+                x = float(rng.uniform(*geo.bar_x))
+                mid = sum(geo.bar_x) / 2
+                x = mid + (x - mid) * max(0.0, (geo.bar_x[1] - geo.bar_x[0]) / 2 - DIE_CLEARANCE) / ((geo.bar_x[1] - geo.bar_x[0]) / 2)
+                xy = (x, float(rng.uniform(f + 10, geo.depth - f - 10)))
             else:  # on the frame, top or bottom
                 y = f / 2 if choice == 1 else geo.depth - f / 2
                 xy = (float(rng.uniform(f + 15, geo.width - f - 15)), y)
         else:
             xy = (float(rng.uniform(f + margin, geo.width - f - margin)), float(rng.uniform(f + margin, geo.depth - f - margin)))
-            if half_of(geo, layout, xy) != half:
-                continue
+            if half_of(geo, layout, xy) != half or min(abs(xy[0] - b) for b in geo.bar_x) < DIE_CLEARANCE:
+                continue  # a die across the bar's edge lies in no half
         if all(math.hypot(xy[0] - a, xy[1] - b) > margin for a, b in scene_pts):
             return xy
     return None
