@@ -1,10 +1,11 @@
 """Accuracy of calibrate + read on the photoreal (Blender) images of ``benchmarks/blender_render.py``.
 
-    .venv/bin/python benchmarks/bench_vision_blender.py /tmp/blender_bench [--verbose] [--csv out.csv]
+    .venv/bin/python benchmarks/bench_vision_blender.py /tmp/blender_bench [--verbose] [--csv out.csv] [--empty]
 
 Every directory holding a ``truth.json`` (a setup: ``start.jpg``, ``frameNN.jpg``,
 ``armNN.jpg``) is calibrated on its ``start.jpg`` with ``vision.calibrate.calibrate`` and the
-default ``CalibrationConfig``, then each frame is read with ``vision.read.BoardReader``. A failed
+default ``CalibrationConfig`` (with ``--empty``, also on its ``empty.jpg`` of the bare board, as
+``bgref calibrate --empty`` does), then each frame is read with ``vision.read.BoardReader``. A failed
 calibration is printed with its error and its frames count as wrong boards. Prints the lines of
 ``bench_vision.py`` (whole-board exact, per-point, per-die value, dice found, flat/cocked,
 half, cube) and, with ``--verbose``, every wrong field (truth vs read) frame by frame.
@@ -29,9 +30,9 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from vision.calibrate import Calibration, calibrate
+from vision.calibrate import Calibration, calibrate, learn_empty_board
 from vision.config import CalibrationConfig
-from vision.errors import VisionError
+from vision.errors import CalibrationError, VisionError
 from vision.geometry import BoardGeometry, Layout, checker_centre
 from vision.read import BoardReader
 from vision.sources import read_image
@@ -130,6 +131,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("images", type=Path, help="a directory of setups written by blender_render.py (or one setup)")
     ap.add_argument("--verbose", action="store_true", help="print every wrong field, frame by frame")
+    ap.add_argument("--empty", action="store_true", help="calibrate with each setup's empty.jpg too (bgref calibrate --empty)")
     ap.add_argument("--csv", type=Path)
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -145,12 +147,16 @@ def main() -> int:
     n_images = 0
     for d in dirs:
         truth = json.loads((d / "truth.json").read_text())
-        frames = {k: v for k, v in truth["frames"].items() if k != "start.jpg"}
+        frames = {k: v for k, v in truth["frames"].items() if k not in ("start.jpg", "empty.jpg")}
         cam = truth.get("camera", {})
         desc = (f"{d.name}: tilt {cam.get('tilt_deg', 0):.1f} deg, yaw {cam.get('yaw_deg', 0):.0f}, lamp {cam.get('lamp')}, "
                 f"layout {truth['layout']}")
         try:
             cal = calibrate(CalibrationConfig(), read_image(d / "start.jpg"))
+            if args.empty:
+                if not (d / "empty.jpg").exists():
+                    raise CalibrationError(f"no empty.jpg in {d} (render it: blender_render.py --empty --only empty)")
+                cal = learn_empty_board(CalibrationConfig(), cal, read_image(d / "empty.jpg"))
         except VisionError as exc:
             calib_fail += 1
             print(f"  {desc}: calibration failed: {type(exc).__name__}: {exc}")

@@ -396,10 +396,14 @@ def photograph(raw: np.ndarray, cam: Camera, rng: np.random.Generator, quality: 
 # ----------------------------------------------------------------------------- a setup
 
 
-def setup_frames(seed: int, frames: int, arms: int) -> tuple[Setup, list[tuple[str, Scene, int, float]]]:
-    """The setup and its (name, scene, seed, lamp drift) list, drawn as bench_vision draws them."""
+def setup_frames(seed: int, frames: int, arms: int, empty: bool = False) -> tuple[Setup, list[tuple[str, Scene, int, float]]]:
+    """The setup and its (name, scene, seed, lamp drift) list, drawn as bench_vision draws them (and, with
+    ``empty``, the board without checkers under the start's lamp, as ``bgref calibrate --empty`` takes it)."""
     setup = random_setup(np.random.default_rng(seed))
-    out = [("start", random_scene(np.random.default_rng(seed + 1), setup.layout, start=True), seed + 1, 0.0)]
+    start = random_scene(np.random.default_rng(seed + 1), setup.layout, start=True)
+    out = [("start", start, seed + 1, 0.0)]
+    if empty:
+        out.append(("empty", replace(start, points=(0,) * 24), seed + 1, 0.0))
     for f in range(frames + arms):
         fseed = seed + 2 + f
         scene = random_scene(np.random.default_rng(fseed), setup.layout)
@@ -412,8 +416,11 @@ def setup_frames(seed: int, frames: int, arms: int) -> tuple[Setup, list[tuple[s
 
 
 def render_setup(seed: int, out: Path, frames: int, arms: int, samples: int, quality: int | None,
-                 blender: str = "blender", keep: bool = False) -> dict[str, Any]:
-    setup, scenes = setup_frames(seed, frames, arms)
+                 blender: str = "blender", keep: bool = False, empty: bool = False, only: set[str] | None = None) -> dict[str, Any]:
+    """Render one setup into ``out``; with ``only``, just those images, added to the truth already there."""
+    setup, scenes = setup_frames(seed, frames, arms, empty)
+    if only is not None:
+        scenes = [s for s in scenes if s[0] in only]
     cam = setup.camera
     model = CameraModel(cam)
     out.mkdir(parents=True, exist_ok=True)
@@ -461,6 +468,10 @@ def render_setup(seed: int, out: Path, frames: int, arms: int, samples: int, qua
         data = photograph(raw, cam, np.random.default_rng(fseed + 104729), quality or cam.jpeg_quality)
         (out / f"{name}.jpg").write_bytes(data)
     truth["render_seconds_per_image"] = round(elapsed / len(scenes), 1)
+    if only is not None and (out / "truth.json").exists():
+        old = json.loads((out / "truth.json").read_text())
+        old["frames"].update(truth["frames"])
+        truth = old
     (out / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
     if keep:
         shutil.copytree(work, out / "raw", dirs_exist_ok=True)
@@ -481,18 +492,22 @@ def main() -> int:
     ap.add_argument("--blender", default=os.environ.get("BLENDER", "blender"))
     ap.add_argument("--keep-raw", action="store_true", help="keep Blender's PNGs and the job file in <setup>/raw")
     ap.add_argument("--single", type=int, metavar="SEED", help="render the one setup of this seed straight into --out")
+    ap.add_argument("--empty", action="store_true", help="also the empty board under the start's lamp (empty.jpg)")
+    ap.add_argument("--only", help="comma-separated image names (start, empty, frame01, arm01...) to render into existing setups")
     args = ap.parse_args()
     if shutil.which(args.blender) is None:
         print(f"blender not found ({args.blender!r}); apt-get install blender", file=sys.stderr)
         return 2
+    only = set(args.only.split(",")) if args.only else None
     if args.single is not None:
-        truth = render_setup(args.single, args.out, args.frames, args.arms, args.samples, args.jpeg_quality, args.blender, args.keep_raw)
+        truth = render_setup(args.single, args.out, args.frames, args.arms, args.samples, args.jpeg_quality, args.blender, args.keep_raw,
+                             args.empty, only)
         print(f"{args.out} (seed {args.single}): {len(truth['frames'])} images, {truth['render_seconds_per_image']} s per image")
         return 0
     for k in range(args.first, args.first + args.setups):
         seed = args.seed + 1000 * k
         truth = render_setup(seed, args.out / f"setup{k:02d}", args.frames, args.arms, args.samples, args.jpeg_quality,
-                             args.blender, args.keep_raw)
+                             args.blender, args.keep_raw, args.empty, only)
         print(f"setup{k:02d} (seed {seed}): {len(truth['frames'])} images, "  # type: ignore[arg-type]
               f"{truth['render_seconds_per_image']} s per image", flush=True)
     return 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import subprocess
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -25,7 +26,8 @@ import numpy as np
 import pytest
 
 from vision import BoardReader, CalibrationConfig, calibrate
-from vision.calibrate import Calibration
+from vision.calibrate import Calibration, learn_empty_board
+from vision.errors import CalibrationError
 from vision.geometry import START_POINTS
 from vision.sources import read_image
 
@@ -57,7 +59,7 @@ def _xfail(reason: str) -> pytest.MarkDecorator:
 
 
 def test_fixture_set_is_small_and_complete() -> None:
-    names = {"start.jpg", *FRAMES, "arm01.jpg"}
+    names = {"start.jpg", "empty.jpg", *FRAMES, "arm01.jpg"}
     assert set(TRUTH["frames"]) == names
     assert sum((DATA / n).stat().st_size for n in names) + (DATA / "truth.json").stat().st_size < 1.5e6
     for name in names:
@@ -70,6 +72,7 @@ def test_fixture_set_is_small_and_complete() -> None:
         for die in TRUTH["frames"][name]["dice"]:
             assert 0 <= die["px"][0] < 1280 and 0 <= die["px"][1] < 720
     assert _truth("start.jpg")["points"] == list(START_POINTS)
+    assert _truth("empty.jpg")["points"] == [0] * 24
 
 
 # ----------------------------------------------------------------------------- calibration
@@ -89,6 +92,35 @@ def test_calibration_puts_the_home_boards_on_the_right_side() -> None:
     """The calibrated canonical frame may be turned by 180° against the renderer's (which flips ``dark_bottom``),
     but no turn mirrors the board: ``home_right`` (the layout is a mirror image of the standard one) must agree."""
     assert _calibration().layout.home_right == TRUTH["layout"]["home_right"]
+
+
+def test_an_image_of_the_empty_board_teaches_the_points_the_start_covers() -> None:
+    cal = _calibration()
+    learnt = learn_empty_board(CalibrationConfig(), cal, read_image(DATA / "empty.jpg"))
+    covered = [i for i, n in enumerate(START_POINTS) if n]
+    bare = [i for i, n in enumerate(START_POINTS) if not n]
+    assert cal.background is not None and learnt.background is not None
+    assert not np.allclose(learnt.background[covered], cal.background[covered])  # seen now, not borrowed
+    assert np.array_equal(learnt.background[bare], cal.background[bare])
+    reader = BoardReader(learnt)
+    for name in ("empty.jpg", "start.jpg", *FRAMES):
+        assert reader(read_image(DATA / name))["points"] == _truth(name)["points"], name
+
+
+def test_an_empty_board_image_that_is_not_empty_or_not_the_same_camera_is_refused() -> None:
+    with pytest.raises(CalibrationError, match="does not show the empty board"):
+        learn_empty_board(CalibrationConfig(), _calibration(), read_image(DATA / "frame01.jpg"))
+    with pytest.raises(CalibrationError, match="same camera"):
+        learn_empty_board(CalibrationConfig(), _calibration(), read_image(DATA / "empty.jpg")[:360, :640])
+
+
+def test_cli_calibrate_with_the_empty_board(tmp_path: Path) -> None:
+    code = "import sys; from referee.cli import main; sys.exit(main(sys.argv[1:]))"
+    run = [sys.executable, "-c", code, "calibrate", str(DATA / "start.jpg"), "-o", str(tmp_path / "c.json"), "--empty"]
+    done = subprocess.run([*run, str(DATA / "empty.jpg")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run([*run, str(DATA / "frame02.jpg")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 2 and "does not show the empty board" in done.stderr and "Traceback" not in done.stderr
 
 
 # ----------------------------------------------------------------------------- game frames

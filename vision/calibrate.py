@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -419,6 +419,47 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     return cal
 
 
+def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) -> Calibration:
+    """The calibration with the look of the points the start position covers taken from an image of
+    the empty board (same camera, same lamp), instead of borrowed from the nearest bare point of the
+    same colour: the points beside the frame and the bar are shaded as no other point is.
+
+    Raises :class:`CalibrationError` if the image is of another size, or shows checkers.
+    """
+    from vision.read import normalise_light, read_board
+
+    rcfg, geo = cfg.reader, cfg.reader.geometry
+    if empty is None or empty.ndim != 3 or (empty.shape[1], empty.shape[0]) != tuple(cal.image_size):
+        size = "no image" if empty is None else f"{empty.shape[1]}x{empty.shape[0]}"
+        raise CalibrationError(f"the empty-board image is {size}, the start position's {cal.image_size[0]}x{cal.image_size[1]}: "
+                               "take both with the same camera, unmoved")
+    maps = warp_maps(rcfg, cal)
+
+    def check(cal: Calibration, borrowed_may_differ: bool) -> None:
+        reading = read_board(rcfg, cal, empty, maps=maps)
+        on = [i + 1 for i, n in enumerate(reading["points"]) if n]
+        # before it is learnt, a borrowed look may read as checkers on a point or two
+        excused = borrowed_may_differ and len(on) <= 2 and all(START_POINTS[p - 1] != 0 for p in on)
+        if (on and not excused) or any(reading["bar"].values()) or reading["occluded"]:
+            raise CalibrationError(f"the empty-board image does not show the empty board (checkers read on points {on}, "
+                                   f"covered: {reading['occluded']}): clear the board, or calibrate without it")
+
+    check(cal, True)
+    lab = lab_image(normalise_light(rcfg, cal, to_canonical(empty, maps)))
+    profiles = sample_profiles(rcfg, lab, cal.layout)
+    steps = profiles.positions
+    background = np.array(cal.background if cal.background is not None else profiles.points, np.float32)
+    leather = list(cal.leather)
+    for i, n in enumerate(START_POINTS):
+        if n != 0:  # only these were borrowed: the others were seen bare beside the start checkers
+            centre = profiles.points[i][: len(steps)]
+            leather[i] = ColourClass.fit(centre[(steps > 5) & (steps < 0.75 * geo.point_length)], rcfg.min_std)
+            background[i] = profiles.points[i]
+    learnt = replace(cal, leather=tuple(leather), background=background)
+    check(learnt, False)
+    return learnt
+
+
 def warp_maps(cfg: ReaderConfig, cal: Calibration) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     return canonical_maps(cal.lens, cal.homography, cfg.geometry, cfg.px_per_mm)
 
@@ -426,6 +467,7 @@ def warp_maps(cfg: ReaderConfig, cal: Calibration) -> tuple[NDArray[np.float32],
 __all__ = [
     "Calibration",
     "calibrate",
+    "learn_empty_board",
     "load_calibration",
     "parse_corners",
     "warp_maps",

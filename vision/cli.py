@@ -20,6 +20,8 @@ def register(subparsers: Any) -> None:
     cal.add_argument("image", help="image of the start position (no dice, cube in the middle)")
     cal.add_argument("-o", "--output", default="calibration.json", help="where to write the calibration (default %(default)s)")
     cal.add_argument("--corners", help="the board's four outer corners in pixels: x1,y1,x2,y2,x3,y3,x4,y4")
+    cal.add_argument("--empty", metavar="IMAGE", help="an image of the empty board, same camera and lamp: the points the "
+                     "start checkers cover are then learnt, not borrowed from their neighbours")
     cal.set_defaults(func=cmd_calibrate)
 
     rd = subparsers.add_parser("read", help="read board images: one JSON line per image")
@@ -46,7 +48,7 @@ def _fail(command: str, exc: BaseException, code: int) -> int:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     _quiet_opencv()
-    from vision.calibrate import calibrate, camera_of, parse_corners
+    from vision.calibrate import calibrate, camera_of, learn_empty_board, parse_corners
     from vision.config import CalibrationConfig
     from vision.errors import BoardNotFoundError, ImageReadError, StartPositionNotFoundError
     from vision.sources import read_image
@@ -55,6 +57,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         corners = parse_corners(args.corners) if args.corners else None
         image = read_image(args.image)
         cal = calibrate(CalibrationConfig(), image, corners)
+        if args.empty:
+            cal = learn_empty_board(CalibrationConfig(), cal, read_image(args.empty))
     except (ImageReadError, ValueError) as exc:
         if isinstance(exc, (BoardNotFoundError, StartPositionNotFoundError)):
             return _fail("calibrate", exc, EXIT_NOT_FOUND)
