@@ -579,3 +579,33 @@ def test_frames_pass_through_the_keeper_to_the_referee() -> None:
     source.close()
     assert times == [0.0, 0.1] and inner.opened and inner.closed and source.name == "two frames"
     assert keeper.latest_frame() is not None and keeper.latest_frame().max() == 1
+
+
+def test_the_bare_board_is_learnt_from_the_latest_frame(tmp_path: Path) -> None:
+    from vision.calibrate import calibrate
+    from vision.config import CalibrationConfig
+    from vision.sources import read_image
+
+    data = Path(__file__).parent / "data" / "vision_blender"
+    applied: list[Any] = []
+    keeper = FrameKeeper(save_to=tmp_path / "calibration.json", on_apply=applied.append, frame=read_image(data / "frame01.jpg"))
+    service = RefereeService(settings(), tmp_path / "match", None)
+    web = WebServer(service, "127.0.0.1", 0, PIN, calibration_source=keeper, analysis=False)
+    web.start()
+    try:
+        status, body = call(web, "/api/calibration/empty", {}, pin=PIN)
+        assert status == 409 and "start position first" in body["error"]
+        start = calibrate(CalibrationConfig(), read_image(data / "start.jpg"))
+        keeper.apply(start)
+        status, body = call(web, "/api/calibration/empty", {}, pin=PIN)  # checkers are on the board
+        assert status == 422 and "does not show the empty board" in body["error"]
+        assert call(web, "/api/calibration/empty", {})[0] == 401
+        keeper.offer(read_image(data / "empty.jpg"))
+        status, body = call(web, "/api/calibration/empty", {}, pin=PIN)
+        assert status == 200, body
+        learnt = applied[-1]
+        assert learnt is not start and learnt.homography is start.homography
+        assert not (learnt.background == start.background).all()
+    finally:
+        web.stop()
+        service.close()

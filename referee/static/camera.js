@@ -72,6 +72,13 @@ async function calibrate(useCorners) {
   if (reply) { say("calibrated: the grid shows what the referee now knows"); corners = null; show(reply); }
 }
 
+async function learnEmpty() {
+  say("learning the bare board…");
+  const reply = await change("/api/calibration/empty", {});
+  if (reply) { say("the bare board is learnt: set up the start position again"); show(reply); }
+}
+
 $("camera-refresh").addEventListener("click", openCamera);
+$("calibrate-empty").addEventListener("click", learnEmpty);
 $("calibrate-auto").addEventListener("click", () => calibrate(false));
 $("calibrate-corners").addEventListener("click", () => calibrate(true));

@@ -101,6 +101,7 @@ def build_app(web: WebServer) -> Starlette:
         Route("/api/download/{name}", api.download),
         Route("/api/calibration", camera.view),
         Route("/api/calibration", camera.calibrate, methods=["POST"]),
+        Route("/api/calibration/empty", camera.learn_empty, methods=["POST"]),
         Route("/api/camera.jpg", camera.picture),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

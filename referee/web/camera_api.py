@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 
 class CameraApi:
-    """``/api/calibration`` (GET: what to draw; POST: calibrate) and ``/api/camera.jpg``."""
+    """``/api/calibration`` (GET: what to draw; POST: calibrate), ``/api/calibration/empty`` (POST: learn the
+    bare board) and ``/api/camera.jpg``."""
 
     def __init__(self, web: WebServer) -> None:
         self.web = web
@@ -52,6 +53,16 @@ class CameraApi:
         return JSONResponse({"ok": True, **await run_in_threadpool(describe, self.web)})
 
 
+    async def learn_empty(self, request: Request) -> Response:
+        """POST ``/api/calibration/empty``: the calibration in use learns the bare board from the latest frame."""
+        from .app import guarded
+
+        image = self._frame()
+        guarded(self.web, request)
+        await run_in_threadpool(_learn_empty, self.web, image)
+        return JSONResponse({"ok": True, **await run_in_threadpool(describe, self.web)})
+
+
 def describe(web: WebServer) -> dict[str, Any]:
     """What the calibration view shows: is there a camera, a frame, a calibration, and its grid."""
     from .calibration import overlay
@@ -80,4 +91,21 @@ def _calibrate(web: WebServer, image: Any, corners: Any) -> None:
         raise WebError(f"calibration failed: {exc}", 422) from None
     assert web.camera is not None
     web.camera.apply(cal)
+    web.live.refresh()
+
+
+def _learn_empty(web: WebServer, image: Any) -> None:
+    from vision.calibrate import learn_empty_board
+    from vision.config import CalibrationConfig
+    from vision.errors import VisionError
+
+    assert web.camera is not None
+    cal = web.camera.calibration()
+    if cal is None:
+        raise WebError("calibrate on the start position first, then clear the board and learn it bare", 409)
+    try:
+        learnt = learn_empty_board(CalibrationConfig(), cal, image)
+    except VisionError as exc:
+        raise WebError(f"the bare board was not learnt: {exc}", 422) from None
+    web.camera.apply(learnt)
     web.live.refresh()
