@@ -1,6 +1,11 @@
 """Per-die value accuracy of ``vision.dice.read_dice`` on the real labelled photos.
 
     .venv/bin/python benchmarks/bench_dice_photos.py [DATASET_DIR] [--photos all|test|val] [--csv OUT.csv] [--cnn MODEL.json]
+    .venv/bin/python benchmarks/bench_dice_photos.py --photos train --folds 5 --fold 0 1 2 3 4 --cnn 'F{fold}.json'
+
+The second form is the cross-validation over the train photos (folds by photo, seeded, as
+``bench_dice_cnn_train.py --folds 5 --fold K`` and ``bench_dice_cnn_torch.py`` hold them out): each
+fold is read with the networks fitted without it, and the folds' accuracies are printed with their mean.
 
 The photos (``shared/data/dice-photos-top-down``) are a held-out test set: nothing in
 ``vision`` was fitted on them. A labelled die counts as right when a detection's centre
@@ -12,12 +17,14 @@ the labelled box's face is light (Lab L above a threshold) and nearly grey (low 
 from __future__ import annotations
 
 import argparse
+import ast
 import csv
 import json
 import os
 import sys
 import time
 from collections import defaultdict
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -30,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import vision.dice  # noqa: E402
 from vision.dice import DiceConfig, Die  # noqa: E402
 from vision.dice_cnn import load_cnn  # noqa: E402
+from bench_dice_cnn_train import cv_fold_of  # noqa: E402
 
 DEFAULT = Path("/work/shared/data/dice-photos-top-down")
 WHITE_L = 185.0  # L (0..255) of a white face
@@ -77,56 +85,86 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dataset", nargs="?", type=Path, default=DEFAULT)
     ap.add_argument("--csv", type=Path, help="write one row per labelled die")
-    ap.add_argument("--photos", choices=("all", "test", "val"), default="all",
-                    help="val: only every 5th train photo (the hold-out the training scripts' --val uses)")
+    ap.add_argument("--photos", choices=("all", "test", "val", "train"), default="all",
+                    help="val: only every 5th train photo (the hold-out the training scripts' --val uses);"
+                    " train with --folds: the train photos of fold --fold")
+    ap.add_argument("--folds", type=int, default=0, help="with --photos train: cross-validation folds (as bench_dice_cnn_train.py --folds)")
+    ap.add_argument("--fold", type=int, nargs="+", default=[0],
+                    help="the held-out fold(s); with several, --cnn gives one model file per fold, with {fold} in its name")
     ap.add_argument("--cnn", type=Path, help="read values with this model file instead of the shipped one"
                     " (with --photos val: networks fitted by bench_dice_cnn_train.py --val only)")
+    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE", help="DiceConfig fields to change (Python literals)")
     args = ap.parse_args()
+    if args.folds and args.photos != "train":
+        ap.error("--folds needs --photos train (the folds are of the train photos)")
     cv2.setNumThreads(1)
-    if args.cnn:
-        vision.dice.load_cnn = partial(load_cnn, args.cnn)
     entries = json.loads((args.dataset / "labels.json").read_text())
     if args.photos == "val":
         entries = [e for e in entries if e["split_in_source"] == "train"][::5]
     elif args.photos == "test":
         entries = [e for e in entries if e["split_in_source"] == "test"]
-    cfg = DiceConfig()
+    elif args.photos == "train":
+        entries = [e for e in entries if e["split_in_source"] == "train"]
+    runs = [(None, entries)]  # (fold, its photos)
+    if args.photos == "train" and args.folds:
+        fold_of = cv_fold_of(len(entries), args.folds)
+        runs = [(k, [e for e, f in zip(entries, fold_of) if f == k]) for k in args.fold]
+    try:
+        cfg = replace(DiceConfig(), **{k: ast.literal_eval(v) for k, v in (f.split("=", 1) for f in args.set)})
+    except (ValueError, SyntaxError, TypeError) as exc:
+        ap.error(f"--set takes DiceConfig fields as FIELD=VALUE with a Python literal: {exc}")
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # right, found, total
-    extra = 0
-    extra_split: dict[str, int] = defaultdict(int)
+    extra: dict[str, int] = defaultdict(int)
     rows = []
-    times = []
-    for e in entries:
-        image = cv2.imread(str(args.dataset / e["file"]))
-        h, w = image.shape[:2]
-        t0 = time.perf_counter()
-        dice = vision.dice.read_dice(cfg, image)
-        times.append(time.perf_counter() - t0)
-        labels = label_boxes(e, w, h)
-        matched, fp = match(labels, dice)
-        extra += fp
-        extra_split[e["split_in_source"]] += fp
-        for (value, box), det in zip(labels, matched):
-            white = is_white_die(image, box)
-            ok = det is not None and det.value == value
-            kind = "white-dark-pips" if white else "coloured"
-            for key in ("all", f"split={e['split_in_source']}", kind, f"test {kind}" if e["split_in_source"] == "test" else ""):
-                t = tally[key]
-                t[0] += ok
-                t[1] += det is not None
-                t[2] += 1
-            rows.append([e["file"], e["split_in_source"], value, None if det is None else det.value, int(white)])
-    print(f"dice photos: {len(entries)} images, {tally['all'][2]} labelled dice")
-    for key in ("all", "split=train", "split=test", "white-dark-pips", "coloured", "test white-dark-pips", "test coloured"):
+    times, cpu = [], []
+    for fold, photos in runs:
+        if args.cnn:
+            vision.dice.load_cnn = partial(load_cnn, Path(str(args.cnn).format(fold=fold)))
+        for e in photos:
+            image = cv2.imread(str(args.dataset / e["file"]))
+            h, w = image.shape[:2]
+            t0, c0 = time.perf_counter(), time.process_time()
+            dice = vision.dice.read_dice(cfg, image)
+            times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
+            labels = label_boxes(e, w, h)
+            matched, fp = match(labels, dice)
+            extra["all"] += fp
+            extra[e["split_in_source"]] += fp
+            extra[f"fold {fold}"] += fp
+            for (value, box), det in zip(labels, matched):
+                white = is_white_die(image, box)
+                ok = det is not None and det.value == value
+                kind = "white-dark-pips" if white else "coloured"
+                test = e["split_in_source"] == "test"
+                for key in ("all", f"split={e['split_in_source']}", kind, f"test {kind}" if test else "", f"fold {fold}"):
+                    t = tally[key]
+                    t[0] += ok
+                    t[1] += det is not None
+                    t[2] += 1
+                rows.append([e["file"], e["split_in_source"], fold, value, None if det is None else det.value, int(white),
+                             *(round(v, 1) for v in box), None if det is None else round(det.confidence, 3)])
+            for d in dice:  # the unmatched detections, with no label
+                if all(d is not m for m in matched):
+                    x, y, bw, bh = d.box
+                    rows.append([e["file"], e["split_in_source"], fold, None, d.value, None, x + bw / 2, y + bh / 2, bw, bh, round(d.confidence, 3)])
+    print(f"dice photos: {sum(len(p) for _, p in runs)} images, {tally['all'][2]} labelled dice")
+    keys = ["all", "split=train", "split=test", "white-dark-pips", "coloured", "test white-dark-pips", "test coloured"]
+    for key in keys + [f"fold {k}" for k, _ in runs if k is not None]:
         r, f, t = tally[key]
         if t:
             print(f"  {key:22s} value accuracy {100 * r / t:6.2f}%  ({r}/{t});  found {100 * f / t:6.2f}%;"
-                  f"  value right when found {100 * r / max(f, 1):6.2f}%")
-    print(f"  unmatched detections (false positives): {extra} (train {extra_split['train']}, test {extra_split['test']})")
-    print(f"  median time per 640x640 photo: {1000 * float(np.median(times)):.1f} ms")
+                  f"  value right when found {100 * r / max(f, 1):6.2f}%" + (f"; false positives {extra[key]}" if key.startswith("fold") else ""))
+    if len(runs) > 1:
+        accs = [100 * tally[f"fold {k}"][0] / tally[f"fold {k}"][2] for k, _ in runs]
+        print(f"  mean of the folds' value accuracy {np.mean(accs):6.2f}% (spread {np.std(accs):.2f})")
+    print(f"  unmatched detections (false positives): {extra['all']} (train {extra['train']}, test {extra['test']})")
+    print(f"  median time per 640x640 photo: {1000 * float(np.median(times)):.1f} ms"
+          f" ({1000 * float(np.median(cpu)):.1f} ms of CPU: the same when other work shares the core)")
     if args.csv:
         with args.csv.open("w", newline="") as fh:
-            csv.writer(fh).writerows([["file", "split", "label", "read", "white"], *rows])
+            header = ["file", "split", "fold", "label", "read", "white", "cx", "cy", "w", "h", "confidence"]
+            csv.writer(fh).writerows([header, *rows])
     return 0
 
 

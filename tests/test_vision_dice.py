@@ -158,3 +158,24 @@ def test_squares_grow_an_elongated_proposal_across_its_short_side() -> None:
         assert np.allclose((cx, cy), np.array([100.0, 80.0]) + sign * 10 * short_axis, atol=1.0)
     square = cv2.boxPoints(((100.0, 80.0), (40.0, 38.0), 10.0)).round().astype(np.int32).reshape(-1, 1, 2)
     assert _squares(square, 1.25) == []
+
+
+def test_cnn_member_reads_the_input_channels_it_lists() -> None:
+    """A network whose ``inputs`` lists channels of ``cnn_input`` reads just those (after a JSON round trip),
+    and one without reads as many first channels as its first layer takes."""
+    from vision.dice_cnn import CHANNELS, INPUT_SIDE, ConvFaceModel
+
+    rng = np.random.default_rng(3)
+    widths = (4, 4, 4)
+    shapes = {"c1": (4 * 9, widths[0]), "c2": (widths[0] * 9, widths[1]), "c3": (widths[1] * 9, widths[2]),
+              "d1": ((INPUT_SIDE // 8) ** 2 * widths[2], 8), "d2": (8, 7)}
+    p = {}
+    for name, shape in shapes.items():
+        p[name + "_w"] = rng.normal(0, 0.3, shape).astype(np.float32)
+        p[name + "_b"] = rng.normal(0, 0.1, shape[1]).astype(np.float32)
+    listed = ConvFaceModel.from_json(ConvFaceModel(({**p, "inputs": np.array([0, 1, 3, 4], np.float32)},)).to_json()).members[0]
+    first = ConvFaceModel.from_json(ConvFaceModel((p,)).to_json()).members[0]
+    x = rng.normal(0, 1, (3, INPUT_SIDE, INPUT_SIDE, CHANNELS)).astype(np.float32)
+    logits = ConvFaceModel._logits(listed, x)
+    assert np.allclose(logits, ConvFaceModel._logits(first, np.ascontiguousarray(x[..., [0, 1, 3, 4, 2]])), atol=1e-4)
+    assert not np.allclose(logits, ConvFaceModel._logits(first, x), atol=1e-2)

@@ -1,12 +1,14 @@
 """A small convolutional reader of die faces: crop -> (not a die, 1..6) probabilities.
 
 Three 3x3 convolution layers (ReLU, 2x2 max pooling) and two dense layers, run with
-NumPy only (im2col and one matrix product per layer). The input is colour-agnostic:
+NumPy only (im2col and one matrix product per layer). The input is relative to the face's own colour:
 the Lab distance of each pixel from the face's median colour (pips stand out on white,
-black or coloured dice alike), the z-scored lightness, and the distance again divided by
-its peak (contrast-normalised, for faint pips), at ``INPUT_SIDE`` pixels.
-The weights live in ``dice_cnn.json`` next to this module; they were fitted by
-``benchmarks/bench_dice_cnn_train.py`` on the *train* split of the real dice photos and
+black or coloured dice alike), the z-scored lightness, the distance again divided by
+its peak (contrast-normalised, for faint pips), and the signed a and b (colour) differences
+from the face's colour (pips are all of one colour, a marbled die's swirls are not), at
+``INPUT_SIDE`` pixels. A network reads the channels its ``inputs`` entry lists, else the first ones.
+The weights live in ``dice_cnn.json`` next to this module (five networks, averaged); they were fitted by
+``benchmarks/bench_dice_cnn_torch.py`` on the *train* split of the real dice photos and
 on rendered white dice (never the held-out test split). Nothing is downloaded at run time.
 """
 
@@ -26,7 +28,8 @@ CNN_PATH = Path(__file__).with_name("dice_cnn.json")
 INPUT_SIDE = 32
 DIST_SCALE = 60.0  # Lab distance that maps to 1.0
 PEAK_FLOOR = 8.0  # added to the peak distance before dividing by it (plain faces stay dark)
-CHANNELS = 3  # of ``cnn_input``; a network whose first layer takes fewer reads the first ones
+CHANNELS = 5  # of ``cnn_input``; a network reads those its ``inputs`` lists, else as many first ones as its first layer takes
+CHROMA_SCALE = 40.0  # a or b difference that maps to 1.0
 LAYERS = ("c1", "c2", "c3", "d1", "d2")
 
 
@@ -35,7 +38,8 @@ def cnn_input(face: NDArray[np.uint8]) -> NDArray[np.float32]:
 
     Channels: the Lab distance from the face's median colour (scaled by ``DIST_SCALE``), the
     z-scored lightness, and the same distance divided by its (smoothed) peak inside the face,
-    so that faint pips on marbled or see-through dice look like clear ones."""
+    so that faint pips on marbled or see-through dice look like clear ones, and the a and b
+    differences from the face's colour, signed."""
     small = cv2.resize(face, (INPUT_SIDE, INPUT_SIDE), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     m = INPUT_SIDE // 8
@@ -44,7 +48,9 @@ def cnn_input(face: NDArray[np.uint8]) -> NDArray[np.float32]:
     light = lab[..., 0]
     light = (light - light.mean()) / (light.std() + 8.0)
     peak = float(cv2.GaussianBlur(dist, (0, 0), 1.0)[m:-m, m:-m].max())
-    return np.stack([np.minimum(dist / DIST_SCALE, 3.0), light, np.minimum(dist / (peak + PEAK_FLOOR), 2.0)], axis=2).astype(np.float32)
+    chroma = np.clip((lab[..., 1:] - colour[1:]) / CHROMA_SCALE, -3.0, 3.0)
+    return np.concatenate([np.stack([np.minimum(dist / DIST_SCALE, 3.0), light, np.minimum(dist / (peak + PEAK_FLOOR), 2.0)], axis=2),
+                           chroma], axis=2).astype(np.float32)
 
 
 def im2col3(x: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -67,7 +73,7 @@ class ConvFaceModel:
 
     @staticmethod
     def _logits(p: dict[str, NDArray[np.float32]], x: NDArray[np.float32]) -> NDArray[np.float32]:
-        x = x[..., :p["c1_w"].shape[0] // 9]
+        x = x[..., p["inputs"].astype(int)] if "inputs" in p else x[..., :p["c1_w"].shape[0] // 9]
         for name in ("c1", "c2", "c3"):
             n, h, w, _ = x.shape
             y = im2col3(x) @ p[name + "_w"] + p[name + "_b"]
