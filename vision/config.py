@@ -28,6 +28,12 @@ class ReaderConfig:
     loglik_floor: float = -14.0  # a sample explains nothing worse than this
     unexplained_loglik: float = -9.0  # below this for every class a sample is "foreign"
     occluded_fraction: float = 0.25  # a point with more foreign samples is occluded
+    arm_min_width: float = 35.0  # mm along the frame: a crossing this wide is an arm, not a die or the cube
+    arm_frame_distance: float = 30.0  # Lab distance from the frame's wood that is not the frame
+    arm_across_share: float = 0.8  # of the frame band's width that must be crossed
+    arm_wood_loglik: float = -9.0  # a crossing this likely under the field's or the bar's wood is a shadow, not an arm
+    arm_colour_distance: float = 22.0  # Lab distance from the arm's colour where it crosses that is still the arm
+    arm_point_share: float = 0.1  # a point with this share of its samples under the arm is covered
     strict_share: float = 0.5  # when anything covers the board, these limits shrink to this share
     min_mean_fit: float = -6.0  # a point explained this badly (mean log-likelihood) by its best reading is covered
     bar_profile_start: float = 13.0  # mm from the board's centre (leaves room for the cube)

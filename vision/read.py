@@ -190,8 +190,10 @@ def _neighbours(cfg: ReaderConfig, layout: Layout) -> NDArray[np.bool_]:
     return near
 
 
-def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_]) -> list[StackReading]:
-    """Counts on all 24 points at once: profiles (24, S, 3) -> readings; ``ignore`` (24, S) marks dice and cube."""
+def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_],
+                under_arm: NDArray[np.bool_] | None = None) -> list[StackReading]:
+    """Counts on all 24 points at once: profiles (24, S, 3) -> readings; ``ignore`` (24, S) marks dice and cube,
+    ``under_arm`` (24, S) an arm seen crossing the frame (see :func:`arm_over_board`)."""
     fl = cfg.loglik_floor
     cop, dark, light, field = (class_loglik(cfg, cal, k, profiles) for k in ("copper", "dark", "light", "field"))
     lea = _leather_loglik(cal, profiles, fl)
@@ -224,6 +226,8 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         c, n, d = np.unravel_index(int(np.argmax(full[i])), full[i].shape)
         fits[i] = float(raw[i, c, table[n, d], np.arange(table.shape[-1])].sum()) / seen[i]
     covered = (foreign > cfg.occluded_fraction) | (fits < cfg.min_mean_fit)
+    if under_arm is not None:
+        covered |= (under_arm & ~ignore).sum(axis=1) / seen >= cfg.arm_point_share
     if covered.any():  # something is over the board: be stricter with every point it may reach
         covered |= (foreign > cfg.occluded_fraction * cfg.strict_share) | (fits < cfg.min_mean_fit * cfg.strict_share)
         # and strictest beside what it covers: an arm's edge or a hand's fingertips hide part of the next point
@@ -247,14 +251,17 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
 
 
 def read_bar(cfg: ReaderConfig, cal: Calibration, halves: tuple[NDArray[np.float32], NDArray[np.float32]],
-             ignore: tuple[NDArray[np.bool_], NDArray[np.bool_]]) -> dict[str, StackReading]:
+             ignore: tuple[NDArray[np.bool_], NDArray[np.bool_]],
+             under_arm: tuple[NDArray[np.bool_], NDArray[np.bool_]] | None = None) -> dict[str, StackReading]:
     table = bar_label_table(cfg)
     out = {}
-    for name, prof, skip, colour in (("dark", halves[0], ignore[0], 0), ("light", halves[1], ignore[1], 1)):
+    arm = under_arm or (np.zeros_like(ignore[0]), np.zeros_like(ignore[1]))
+    for name, prof, skip, colour, armed in (("dark", halves[0], ignore[0], 0, arm[0]), ("light", halves[1], ignore[1], 1, arm[1])):
         ll, foreign = _class_loglik(cfg, cal, prof, None, cal.classes["bar"])
         ll = ll * ~skip
-        frac = float((foreign & ~skip).sum() / max(int((~skip).sum()), 1))
-        if frac > cfg.occluded_fraction:
+        kept = max(int((~skip).sum()), 1)
+        frac = float((foreign & ~skip).sum() / kept)
+        if frac > cfg.occluded_fraction or (armed & ~skip).sum() / kept >= cfg.arm_point_share:
             out[name] = StackReading(None, 0.0, frac)
             continue
         scores = _score(ll[colour], table)
@@ -646,6 +653,63 @@ def _is_centre(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
 # ----------------------------------------------------------------------------- the reading
 
 
+def arm_over_board(cfg: ReaderConfig, cal: Calibration, lab: Image, near_white: NDArray[np.uint8]) -> NDArray[np.uint8] | None:
+    """Where an arm (or a sleeve, a cup held low) lies over the board, or None.
+
+    An arm reaches in from outside, so it crosses the frame: a stretch of the frame band wider
+    than a die or the cube whose colour is not the frame's all the way across, and is no wood
+    at all (a shadow on the frame is still wood). From there it is followed inwards by its own
+    colour. Skin is too like lit copper and leather for the points' colour classes to call it
+    foreign, but it is never the frame's wood.
+    """
+    ppm, geo = cfg.px_per_mm, cfg.geometry
+    f = int(round(geo.frame * ppm))
+    h, w = lab.shape[:2]
+    inset = max(1, f // 5)
+    # the four sides of the frame band: (rows, columns, axis across the band); judged on the band alone, as
+    # this runs on every frame
+    sides = [(slice(inset, f - inset), slice(0, w), 0), (slice(h - f + inset, h - inset), slice(0, w), 0),
+             (slice(0, h), slice(inset, f - inset), 1), (slice(0, h), slice(w - f + inset, w - inset), 1)]
+    bands = [lab[r, c].astype(np.float32) for r, c, _ in sides]
+    wood = np.concatenate([b[near_white[r, c] == 0] for b, (r, c, _) in zip(bands, sides)])
+    if len(wood) == 0:
+        return None
+    frame = np.median(wood[:: max(1, len(wood) // 4000)], axis=0)
+    foreign = np.zeros((h, w), bool)
+    for band, (r, c, _) in zip(bands, sides):
+        foreign[r, c] = (np.linalg.norm(band - frame, axis=-1) > cfg.arm_frame_distance) & (near_white[r, c] == 0)
+    woods = [cal.classes[k] for k in ("field", "bar") if k in cal.classes]
+    seeds = np.zeros((h, w), np.uint8)
+    run = int(round(cfg.arm_min_width * ppm))
+    for rows, cols, across in sides:
+        crossed = (foreign[rows, cols].mean(axis=across) >= cfg.arm_across_share).astype(np.uint8).reshape(1, -1)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(crossed)
+        for i in range(1, n):
+            if stats[i, cv2.CC_STAT_WIDTH] < run:
+                continue
+            along = labels[0] == i
+            part = np.zeros((h, w), bool)
+            view = part[rows, cols]
+            if across == 0:
+                view[:, along] = True
+            else:
+                view[along, :] = True
+            part &= foreign
+            colour = np.median(lab[part].astype(np.float32), axis=0, keepdims=True)
+            if any(c.loglik(colour, cfg.loglik_floor)[0] > cfg.arm_wood_loglik for c in woods):
+                continue  # a shadow or a dark grain of the frame: wood, not an arm
+            seeds[part] = 1
+    if not seeds.any():
+        return None
+    arm = np.median(lab[seeds > 0].astype(np.float32), axis=0)
+    alike = (np.linalg.norm(lab.astype(np.float32) - arm, axis=-1) < cfg.arm_colour_distance).astype(np.uint8)
+    alike = _morph(alike | seeds, cv2.MORPH_CLOSE, cfg.white_close, ppm)
+    _, labels = cv2.connectedComponents(alike)
+    keep = np.unique(labels[seeds > 0])
+    keep = keep[keep > 0]
+    return np.isin(labels, keep).astype(np.uint8)
+
+
 def normalise_light(cfg: ReaderConfig, cal: Calibration, canon: Image) -> Image:
     """The frame as the lamp meter: its falloff divided out, then each channel scaled so the wood
     has its colour at calibration."""
@@ -675,8 +739,11 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     k = max(3, int(round(cfg.px_per_mm * cfg.white_margin)) | 1)
     near_white = cv2.dilate(near_white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     skip_pts, skip_dark, skip_light = sample_mask(cfg, near_white, cal.layout)
-    points = read_points(cfg, cal, prof.points, skip_pts)
-    bar = read_bar(cfg, cal, (prof.bar_dark, prof.bar_light), (skip_dark, skip_light))
+    arm = arm_over_board(cfg, cal, lab, near_white)
+    arm_pts, arm_dark, arm_light = (None, None, None) if arm is None else sample_mask(cfg, arm, cal.layout)
+    points = read_points(cfg, cal, prof.points, skip_pts, arm_pts)
+    bar = read_bar(cfg, cal, (prof.bar_dark, prof.bar_light), (skip_dark, skip_light),
+                   None if arm_dark is None or arm_light is None else (arm_dark, arm_light))
     foreign = float(np.mean([p.foreign for p in points]))
     hidden = sum(p.count is None for p in points) / len(points)
     if foreign > cfg.max_foreign_share or hidden > cfg.max_hidden_share:
