@@ -8,6 +8,10 @@ module only interprets what the camera sees (seeds, "Irregularities"):
 - a roll is two dice, flat, in the roller's right-hand half, else it is rolled
   again; a roll made before the opponent picked up their dice is void;
 - the turn ends when the roller picks up the dice; then the play is judged;
+- a roll the camera did not see whole (a die missed, unreadable, or the dice
+  picked up before they were read) is taken from the play when the die seen
+  and the checkers moved fit exactly one roll; otherwise the roller is asked
+  to show the dice (see :func:`_moved_before_roll`);
 - an illegal play waits: the player corrects it, or the opponent accepts it as
   made (button, or by rolling or turning the cube, as the rules agreed say);
 - a double is the cube turned to the next value and pushed to the opponent's
@@ -43,17 +47,22 @@ from engine.game import (
     new_match,
 )
 from engine.judge import Verdict, judge
-from engine.plays import legal_plays
+from engine.plays import Play, legal_plays
 from engine.position import Position, PositionError
 
 COLOURS = ("dark", "light")
 
 
 class Mode(enum.Enum):
+    """How the referee speaks.  A roll not seen whole is taken from the play
+    (when the play fits exactly one roll) in every mode but TOURNAMENT, where
+    the dice must be seen: a strict referee cannot tell a legal play of an
+    unseen roll from an illegal play of another, so it asks for the dice."""
+
     REFEREE = "referee"
     TEACH = "teach"
     RECORD = "record"  # silent: no LED verdicts
-    TOURNAMENT = "tournament"  # no hints
+    TOURNAMENT = "tournament"  # no hints; rolls must be seen
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +161,7 @@ class Outcome:
     signals: tuple[Signal, ...] = ()
     notes: tuple[Note, ...] = ()
     verdict: Verdict | None = None
+    inferred: tuple[Event, ...] = ()  # those of ``events`` taken from the play, not seen (journalled as such)
 
 
 class Stage(enum.Enum):
@@ -171,6 +181,10 @@ class Referee:
     illegal_after: Position | None = None  # the illegal play seen, mover's view
     illegal_verdict: Verdict | None = None
     dice_on_board: bool = False  # the current roll's dice are still seen
+    dice_read: tuple[SeenDie, ...] = ()  # the roller's dice read so far (flat, readable) of a roll not yet recorded
+    moved_early: bool = False  # the roller's checkers moved before their turn: they go back before anything else
+    asked_board: Board | None = None  # the checkers when the roller was asked to show a roll the play left open...
+    asked_rolls: tuple[tuple[int, int], ...] = ()  # ...and the rolls they fit (none: no roll explains them)
 
     @property
     def game(self) -> Game:
@@ -218,8 +232,14 @@ def observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     return handler(ref, seen)
 
 
-def _say(*notes: Note, signals: Iterable[Signal] = (), events: Iterable[Event] = (), verdict: Verdict | None = None) -> Outcome:
-    return Outcome(tuple(events), tuple(signals), notes, verdict)
+def _say(
+    *notes: Note,
+    signals: Iterable[Signal] = (),
+    events: Iterable[Event] = (),
+    verdict: Verdict | None = None,
+    inferred: Iterable[Event] = (),
+) -> Outcome:
+    return Outcome(tuple(events), tuple(signals), notes, verdict, tuple(inferred))
 
 
 def _is_start(board: Board) -> bool:
@@ -247,7 +267,7 @@ def _over(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
 
 
 def _merge(a: Outcome, b: Outcome) -> Outcome:
-    return Outcome(a.events + b.events, a.signals + b.signals, a.notes + b.notes, b.verdict or a.verdict)
+    return Outcome(a.events + b.events, a.signals + b.signals, a.notes + b.notes, b.verdict or a.verdict, a.inferred + b.inferred)
 
 
 def _playing(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
@@ -285,8 +305,10 @@ def _roll_problem(ref: Referee, dice: tuple[SeenDie, ...], player: int, count: i
 
 def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     dice = seen.dice
+    if not _is_start(seen.board) and (len(dice) < 2 or any(d.value is None for d in dice)):
+        return _opening_from_play(ref, seen)
     if len(dice) < 2:
-        return ref, Outcome()
+        return replace(ref, dice_read=_opening_dice(ref, dice) or (ref.dice_read if dice else ())), Outcome()
     if len(dice) > 2 or any(d.value is None or not d.flat for d in dice):
         return ref, _reroll(None, "opening roll: roll again (a die is cocked, unreadable, or there are extra dice)")
     by_half = {d.half: d.value for d in dice}
@@ -296,7 +318,7 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None
     event = OpeningRoll((d0, d1))
-    ref_after = replace(ref, match=apply_to_match(ref.match, event))
+    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=())
     if ref_after.game.phase is Phase.OPENING:
         note = "equal opening dice: roll again"
         if ref_after.game.cube > ref.game.cube:
@@ -311,6 +333,44 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     )
 
 
+def _opening_dice(ref: Referee, dice: Iterable[SeenDie]) -> tuple[SeenDie, ...]:
+    """The opening dice whose number is known, each in a roller's half."""
+    halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+    return tuple(d for h in halves for d in _readable(dice, h))
+
+
+def _opening_from_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    """The first play made before the opening roll was seen whole: as for a
+    roll (:func:`_moved_before_roll`), the roll is taken from the play when
+    the dice read and the play fit one opening roll (whose higher die tells
+    who moved)."""
+    now = _opening_dice(ref, seen.dice)
+    if now:
+        ref = replace(ref, dice_read=now)
+    halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+    known = {halves.index(d.half): d.value for d in ref.dice_read}
+    pairs = [(d0, d1) for d0 in range(1, 7) for d1 in range(1, 7) if d0 != d1 and known.get(0, d0) == d0 and known.get(1, d1) == d1]
+    start = Position.start()
+    fits = _fitting((((d0, d1), start, 0 if d0 > d1 else 1, (d0, d1)) for d0, d1 in pairs), seen)
+    values = tuple(v for v in known.values() if v is not None)
+    rolls = [(max(p), min(p)) for p in fits]
+    strict = ref.settings.mode is Mode.TOURNAMENT
+    if not (seen.dice or values or fits):
+        return ref, Outcome()  # no sign of a roll, and no play: a misreading, or checkers straightened
+    if seen.dice:
+        if len(fits) == 1 and not strict:
+            return ref, Outcome()  # the play may not be finished: taken when the dice are picked up
+        return ref, _ask_roll(ref, values, rolls, dice_down=True, opening=True)
+    if len(fits) != 1 or strict:
+        return ref, _ask_roll(ref, values, rolls, dice_down=False, opening=True)
+    return _taken_from_play(ref, seen, OpeningRoll(fits[0]), values)
+
+
+def _void_roll(ref: Referee, mover: int) -> Outcome:
+    names = ref.settings.players
+    return _reroll(1 - mover, f"{names[1 - mover]} rolled before {names[mover]} picked up the dice: that roll is void")
+
+
 def _reroll(player: int | None, why: str) -> Outcome:
     side = COLOURS[player] if player is not None else None
     return _say(Note(why, "warning"), signals=[Signal("reroll_needed", (side,))])
@@ -322,27 +382,194 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         if seen.dice:
             return ref, Outcome()  # the last roller has not picked up yet
         ref = replace(ref, dice_on_board=False)
+    if not _same_checkers(ref, seen) or (ref.dice_read and _rolled_by(ref, seen, 1 - player)):
+        # The checkers moved, or the opponent rolls after a die of this turn was read: no roll is recorded yet.
+        return _moved_before_roll(ref, seen)
     cube = _cube_action(ref, seen, player)
     if cube is not None:
         return cube
+    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=())
     if not seen.dice:
-        return ref, Outcome()
+        return replace(ref, dice_read=()), Outcome()  # picked up to roll again: what was read is void
     problem = _roll_problem(ref, seen.dice, player, 2)
     if problem:
-        return ref, _reroll(player, f"{ref.settings.players[player]}: roll again: {problem}")
+        return replace(ref, dice_read=()), _reroll(player, f"{ref.settings.players[player]}: roll again: {problem}")
     if len(seen.dice) < 2:
-        return ref, Outcome()
-    if not _same_checkers(ref, seen):
-        return ref, _say(Note("the checkers moved before the roll: put them back", "warning"), signals=[Signal("look_needed", ())])
+        return replace(ref, dice_read=_readable(seen.dice, ref.settings.right_half(player))), Outcome()
     d1, d2 = seen.dice[0].value, seen.dice[1].value
     assert d1 is not None and d2 is not None  # _roll_problem refuses unreadable dice
-    event = Roll(player, (max(d1, d2), min(d1, d2)))  # where each die landed means nothing
-    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True)
-    plays = legal_plays(ref.game.position, (d1, d2))
-    note = f"{ref.settings.players[player]} rolled {max(d1, d2)}-{min(d1, d2)}"
-    if not plays:
+    return _record_roll(ref, (d1, d2), "")
+
+
+def _record_roll(ref: Referee, dice: tuple[int, int], how: str) -> tuple[Referee, Outcome]:
+    """The roll of the player on turn, seen with its dice still down."""
+    player = ref.game.turn
+    d1, d2 = max(dice), min(dice)  # where each die landed means nothing
+    event = Roll(player, (d1, d2))
+    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True, dice_read=(), moved_early=False, asked_board=None, asked_rolls=())
+    note = f"{ref.settings.players[player]} rolled {d1}-{d2}{how}"
+    if not legal_plays(ref.game.position, (d1, d2)):
         note += ": no legal play; pick up the dice"
     return ref, _say(Note(note), signals=_teaching(ref), events=[event])
+
+
+def _readable(dice: Iterable[SeenDie], half: str) -> tuple[SeenDie, ...]:
+    """The dice in ``half`` whose number is known: flat and read."""
+    return tuple(d for d in dice if d.half == half and d.flat and d.value is not None)
+
+
+# --- a roll not seen whole ----------------------------------------------------------------
+
+ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))  # the 21 rolls, higher die first
+
+
+def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    """The checkers moved while no roll is recorded.
+
+    - both of the roller's dice read (and no other): the roll was seen after
+      the checkers moved; it is recorded, and the play judged when the dice
+      are picked up, as usual;
+    - the roller's dice still down but not all read: the play may be
+      unfinished, so nothing is taken yet; when the checkers as they stand
+      fit no roll, or several, the roller is asked to leave the dice in view;
+    - the roller's dice gone (picked up, never seen, or the opponent already
+      rolling): the turn is over.  When the dice read this turn and the play
+      fit exactly one roll, that roll is recorded (marked as inferred) with
+      the play; otherwise the roller is asked to show the roll, and the match
+      waits: a roll is never recorded that the evidence does not determine.
+
+    In tournament mode nothing is taken from the play: the dice must be seen.
+    A player whose checkers moved before their turn began puts them back first.
+    """
+    player = ref.game.turn
+    names = ref.settings.players
+    if ref.moved_early:
+        text = f"{names[player]}'s checkers moved before {names[1 - player]}'s turn ended: put them back, then roll"
+        return ref, _say(Note(text, "warning"), signals=[Signal("look_needed", ())])
+    half, other_half = ref.settings.right_half(player), ref.settings.right_half(1 - player)
+    mine = [d for d in seen.dice if d.half == half]
+    theirs = [d for d in seen.dice if d.half == other_half]
+    read = _readable(mine, half)
+    one_play = _one_play_away(ref.game.position, seen.board.sides(player))
+    if len(read) == 2 and len(mine) == 2 and not theirs:
+        return _roll_after_play(ref, seen, read, one_play)
+    if mine and theirs:
+        return ref, _void_roll(ref, player)
+    if read:
+        ref = replace(ref, dice_read=read)
+    known = tuple(d.value for d in ref.dice_read if d.value is not None)
+    rolls = _rolls_explaining(ref, seen, known) if one_play else []
+    strict = ref.settings.mode is Mode.TOURNAMENT
+    if not (mine or theirs or known or rolls):
+        return ref, Outcome()  # no sign of a roll, and no play: a misreading, or checkers straightened
+    if mine:  # the dice are still down: the play may not be finished
+        if len(rolls) == 1 and not strict:
+            return ref, Outcome()
+        return ref, _ask_roll(ref, known, rolls, dice_down=True)
+    if len(rolls) != 1 or strict:
+        return replace(ref, asked_board=seen.board, asked_rolls=tuple(rolls)), _ask_roll(ref, known, rolls, dice_down=False)
+    ref, out = _taken_from_play(ref, seen, Roll(player, rolls[0]), known)
+    if seen.dice and ref.stage is Stage.PLAYING:
+        ref, more = _await_roll(ref, seen)  # the opponent has rolled already
+        out = _merge(out, more)
+    return ref, out
+
+
+def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_play: bool) -> tuple[Referee, Outcome]:
+    """Both dice read after the checkers moved: the roll, unless the board is
+    more than one play on.  A roller asked to show a roll the play left open
+    must show it with the checkers as they were asked about, and one of the
+    rolls they fit: other dice, or checkers moved since, may be a new turn."""
+    if not one_play:
+        return ref, _say(Note("the checkers moved before the roll: put them back", "warning"), signals=[Signal("look_needed", ())])
+    a, b = read[0].value, read[1].value
+    assert a is not None and b is not None
+    roll = (max(a, b), min(a, b))
+    if ref.asked_board is not None and (seen.board != ref.asked_board or (ref.asked_rolls and roll not in ref.asked_rolls)):
+        known = tuple(d.value for d in ref.dice_read if d.value is not None)
+        rolls = _rolls_explaining(ref, seen, known)
+        return replace(ref, asked_board=seen.board, asked_rolls=tuple(rolls)), _ask_roll(ref, known, rolls, dice_down=False)
+    return _record_roll(ref, roll, " (seen after the checkers moved)")
+
+
+def _one_play_away(before: Position, sides: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether the checkers seen (mover's side, opponent's side) may be one
+    play from ``before``: the mover moved forward at most 24 pips, and the
+    opponent's checkers only went to the bar (hit)."""
+    mine, theirs = sides
+    ahead = _pips(before.on_roll) - _pips(mine)
+    if not 0 < ahead <= 24 or sum(mine) > sum(before.on_roll) or sum(theirs) != sum(before.opponent):
+        return False
+    return all(theirs[i] <= before.opponent[i] for i in range(24))
+
+
+def _rolls_explaining(ref: Referee, seen: Seen, known: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The rolls, holding the dice ``known``, of which a legal play by the
+    player on turn leaves the checkers as seen."""
+    g = ref.game
+    rolls = [r for r in ROLLS if all(known.count(v) <= r.count(v) for v in known)]
+    return _fitting(((r, g.position, g.turn, r) for r in rolls), seen)
+
+
+def _fitting(candidates: Iterable[tuple[Any, Position, int, tuple[int, int]]], seen: Seen) -> list[Any]:
+    """The keys of the candidates ``(key, position, player, dice)`` of which a
+    legal play (or no play, when there is none) leaves the checkers as seen;
+    those differing only on points read unsure count when none is exact."""
+    exact: list[Any] = []
+    loose: list[Any] = []
+    for key, position, player, dice in candidates:
+        afters = [p.after for p in legal_plays(position, dice)] or [position]
+        fits = {_fit(Board.from_position(a, player), seen) for a in afters}
+        if "exact" in fits:
+            exact.append(key)
+        elif "unsure" in fits:
+            loose.append(key)
+    return exact or loose
+
+
+def _fit(expected: Board, seen: Seen) -> str | None:
+    """How a board fits the reading: "exact", "unsure" (differs only on points read unsure), or None."""
+    if expected == seen.board:
+        return "exact"
+    wrong = {i + 1 for i, (a, b) in enumerate(zip(expected.points, seen.board.points)) if a != b}
+    if wrong and wrong <= seen.unsure_points and expected.bar == seen.board.bar:
+        return "unsure"
+    return None
+
+
+def _taken_from_play(ref: Referee, seen: Seen, event: OpeningRoll | Roll, known: tuple[int, ...]) -> tuple[Referee, Outcome]:
+    """Record a roll taken from the play (marked as inferred), then judge the play as usual."""
+    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=False, dice_read=())
+    names = ref.settings.players
+    if isinstance(event, OpeningRoll):
+        subject, value = "the opening roll", f"{names[0]} {event.dice[0]}, {names[1]} {event.dice[1]}"
+    else:
+        subject, value = f"{names[event.player]}'s roll", f"{event.dice[0]}-{event.dice[1]}"
+    what = "a die was not seen" if known else "the dice were not seen"
+    note = Note(f"{subject}: {what}; it is taken as {value} from the play", "warning")
+    # With no die seen at all the play is the only evidence: ask the players to look.
+    signals = [] if known else [Signal("look_needed", ())]
+    ref, out = _judge_seen(ref, seen)
+    return ref, _merge(_say(note, signals=signals, events=[event], inferred=[event]), out)
+
+
+def _ask_roll(ref: Referee, known: tuple[int, ...], rolls: list[tuple[int, int]], dice_down: bool, opening: bool = False) -> Outcome:
+    """Ask for the dice to be shown: the roll cannot be taken from the play."""
+    player = ref.game.turn
+    subject = "the opening roll" if opening else f"{ref.settings.players[player]}'s roll"
+    seen_text = f" ({' and '.join(map(str, known))} seen)" if known else ""
+    if ref.settings.mode is Mode.TOURNAMENT:
+        why = "in tournament mode the dice must be seen"
+    elif rolls:
+        why = "the checkers fit " + " or ".join(f"{a}-{b}" for a, b in rolls)
+    else:
+        why = "no roll explains the checkers as they stand"
+    where = "each player's right-hand half" if opening else f"{COLOURS[player]}'s right-hand half"
+    if dice_down:
+        how = "leave the dice where they are and let the camera see them"
+    else:
+        how = f"show the roll: put the dice back in {where} as rolled (or put the checkers back and roll again)"
+    return _say(Note(f"{subject} was not seen whole{seen_text} and {why}: {how}", "warning"), signals=[Signal("look_needed", ())])
 
 
 def _same_checkers(ref: Referee, seen: Seen) -> bool:
@@ -401,13 +628,19 @@ def _cube_pending(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         )
     if _is_start(seen.board) and not seen.dice:
         return _drop(ref, answering)
-    if seen.dice and _roll_problem(ref, seen.dice, doubler, 2) is None and len(seen.dice) == 2:
-        # The doubler rolls on: the double was taken.
+    if _rolled_by(ref, seen, doubler):
+        # The doubler rolls on: the double was taken (a die missed or cocked is the roll's business).
         match = apply_to_match(ref.match, Take(answering))
         ref = replace(ref, match=match)
         ref, out = _await_roll(ref, seen)
         return ref, _merge(_say(Note(f"{ref.settings.players[answering]} took"), events=[Take(answering)], signals=[_cube_signal(ref)]), out)
     return ref, Outcome()
+
+
+def _rolled_by(ref: Referee, seen: Seen, player: int) -> bool:
+    """Dice seen, all in ``player``'s right-hand half: they rolled (whether or not the roll stands)."""
+    half = ref.settings.right_half(player)
+    return bool(seen.dice) and all(d.half == half for d in seen.dice)
 
 
 def _drop(ref: Referee, player: int) -> tuple[Referee, Outcome]:
@@ -432,12 +665,25 @@ def _result_note(ref: Referee, how: str) -> Note:
 
 def _in_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if len(seen.dice) > 2:
-        opponent = 1 - ref.game.turn
-        names = ref.settings.players
-        return ref, _reroll(opponent, f"{names[opponent]} rolled before {names[ref.game.turn]} picked up the dice: that roll is void")
+        return ref, _void_roll(ref, ref.game.turn)
+    if _opponent_rolled(ref, seen):
+        # The roller's dice went unseen as they were picked up: the play is judged, then the roll.
+        ref, out = _judge_seen(replace(ref, dice_on_board=False), seen)
+        if ref.stage is Stage.PLAYING and ref.game.phase is Phase.ROLL:
+            ref, more = _await_roll(ref, seen)
+            out = _merge(out, more)
+        return ref, out
     if seen.dice:
         return ref, _lifted(ref, seen)  # the turn ends when the roller picks up the dice
     return _judge_seen(replace(ref, dice_on_board=False), seen)
+
+
+def _opponent_rolled(ref: Referee, seen: Seen) -> bool:
+    """Two dice in the opponent's half that are not the roller's numbers (the
+    roller may push their own dice aside while playing)."""
+    g = ref.game
+    values = sorted(d.value or 0 for d in seen.dice)
+    return len(seen.dice) == 2 and _rolled_by(ref, seen, 1 - g.turn) and g.dice is not None and values != sorted(g.dice)
 
 
 def _lifted(ref: Referee, seen: Seen) -> Outcome:
@@ -473,9 +719,7 @@ def _explained(ref: Referee, seen: Seen) -> Position | tuple[tuple[int, ...], tu
     if not seen.unsure_points:
         return mine, theirs
     for play in legal_plays(g.position, g.dice):
-        differs = Board.from_position(play.after, g.turn).points
-        wrong = {i + 1 for i, (a, b) in enumerate(zip(differs, seen.board.points)) if a != b}
-        if wrong and wrong <= seen.unsure_points:
+        if _fit(Board.from_position(play.after, g.turn), seen) == "unsure":
             return play.after
     return mine, theirs
 
@@ -489,6 +733,9 @@ def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     name = ref.settings.players[player]
     if verdict.legal:
         return _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
+    early = _played_then_other_moved(ref, seen)
+    if early is not None:
+        return _other_moved_early(ref, early)
     if ref.settings.mode is Mode.RECORD:
         # Silent recording: the play is recorded as made, with its reasons.
         return _accept_illegal(replace(ref, illegal_after=_as_position(after), illegal_verdict=verdict), "recorded as made")
@@ -509,6 +756,36 @@ def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         signals=[Signal("illegal_play", (points,))],
         verdict=verdict,
     )
+
+
+def _played_then_other_moved(ref: Referee, seen: Seen) -> Play | None:
+    """A legal play of the mover's checkers as seen, the opponent's having
+    moved forward too (same count): the opponent played before the mover
+    picked up the dice."""
+    g = ref.game
+    assert g.dice is not None
+    mine, theirs = seen.board.sides(g.turn)
+    for play in legal_plays(g.position, g.dice):
+        expected = play.after.opponent
+        if play.after.on_roll == mine and theirs != expected and sum(theirs) == sum(expected) and _pips(theirs) < _pips(expected):
+            return play
+    return None
+
+
+def _pips(side: tuple[int, ...]) -> int:
+    return sum((i + 1) * n for i, n in enumerate(side))
+
+
+def _other_moved_early(ref: Referee, play: Play) -> tuple[Referee, Outcome]:
+    """The mover's play stands; the opponent's checkers go back before their turn starts."""
+    g = ref.game
+    assert g.dice is not None
+    mover, names = g.turn, ref.settings.players
+    ref, out = _commit_play(ref, Move(mover, play.after), judge(g.position, g.dice, play.after), f"{names[mover]} played {play}")
+    if ref.stage is not Stage.PLAYING:
+        return ref, out
+    text = f"{names[1 - mover]} moved before {names[mover]} picked up the dice: put those checkers back, then roll"
+    return replace(ref, moved_early=True), _merge(out, _say(Note(text, "warning"), signals=[Signal("look_needed", ())]))
 
 
 def _as_position(after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> Position | None:
@@ -535,7 +812,7 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
     player = move.player
     ref_games = ref.match.games_played
     match = apply_to_match(ref.match, move)
-    ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None)
+    ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=())
     moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
     signals = [] if ref.settings.mode is Mode.RECORD else [Signal("play_accepted", (moved,))]
     notes = [Note(text)]
@@ -551,7 +828,7 @@ def _illegal(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     g = ref.game
     opponent = 1 - g.turn
     # The opponent rolling (or turning the cube) accepts the play as made.
-    if seen.dice and _roll_problem(ref, seen.dice, opponent, 2) is None and len(seen.dice) == 2:
+    if _rolled_by(ref, seen, opponent):
         ref, out = _accept_illegal(ref, "accepted as made: the opponent rolled")
         if ref.stage is Stage.OVER:
             return ref, out

@@ -2,7 +2,8 @@
 
 Each line is ``{"seq": n, "crc": c, "entry": {...}}``, ``crc`` being the CRC-32
 of the entry's canonical JSON.  The first entry describes the match (players,
-rules, mode); the rest are engine events.  After a crash or power cut the file
+rules, mode); the rest are engine events, a roll taken from the play (the
+camera did not see it whole) marked ``"inferred": true``.  After a crash or power cut the file
 is read up to the last whole, intact line; a torn or corrupt tail is set
 aside in ``<name>.corrupt-<n>`` and reported, never silently lost.
 """
@@ -144,6 +145,7 @@ class Recovered:
     events: tuple[Event, ...]
     dropped_lines: int = 0
     set_aside: Path | None = None
+    inferred: tuple[int, ...] = ()  # indexes in ``events`` of the rolls taken from the play
 
 
 class Journal:
@@ -171,8 +173,12 @@ class Journal:
         handle = open(path, "a", encoding="utf-8")
         return cls(path, handle, len(recovered.events) + 1), recovered
 
-    def append(self, event: Event) -> None:
-        self._write(event_entry(event))
+    def append(self, event: Event, inferred: bool = False) -> None:
+        """Journal an event; ``inferred`` marks a roll taken from the play, not seen."""
+        entry = event_entry(event)
+        if inferred:
+            entry["inferred"] = True
+        self._write(entry)
 
     def _write(self, entry: dict[str, Any]) -> None:
         self._handle.write(_line(self._seq, entry))
@@ -219,7 +225,8 @@ def recover(path: Path) -> Recovered:
         aside = _set_aside(path, good_bytes)
     settings = entry_settings(good[0])
     events = tuple(entry_event(e) for e in good[1:])
-    return Recovered(settings, events, dropped, aside)
+    inferred = tuple(i for i, e in enumerate(good[1:]) if e.get("inferred"))
+    return Recovered(settings, events, dropped, aside, inferred)
 
 
 def _set_aside(path: Path, keep: int) -> Path:

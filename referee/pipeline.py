@@ -3,6 +3,8 @@
 :class:`FramePipeline` is fed ``(seconds, frame)``; when the board has settled
 it reads it once (``vision``) and hands the reading to the service.  Vision
 errors on a frame are reported once per kind and never stop the match.
+:class:`DroppedDice` stands between them in tests and benchmarks to hide a
+die from some rolls.
 :func:`run_source` drives a pipeline from a frame source, reopening a camera
 that was unplugged and showing the camera fault on the LEDs meanwhile.
 """
@@ -10,9 +12,10 @@ that was unplugged and showing the camera fault on the LEDs meanwhile.
 from __future__ import annotations
 
 import logging
+import random
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 import numpy as np
@@ -105,6 +108,60 @@ class FramePipeline:
         if kind not in self._reported:
             self._reported.add(kind)
             log.warning(text)
+
+
+class DroppedDice:
+    """Fault injection for tests and benchmarks: passes readings on to ``referee``
+    with one die missing from some rolls, as if vision had not seen it.
+
+    A roll is a run of readings showing the same two dice (readings under a
+    hand do not end it); rolls are numbered from 0 in the order seen, the
+    opening roll included.  In the rolls ``chosen`` one of the two dice, picked
+    by ``seed``, is removed from every reading of the roll (``first_only``:
+    from its first settled reading only, the die then seen again)."""
+
+    def __init__(self, referee: Referee, chosen: Callable[[int], bool], seed: int = 0, first_only: bool = False) -> None:
+        self.referee = referee
+        self.chosen = chosen
+        self.rng = random.Random(seed)
+        self.first_only = first_only
+        self.rolls = -1  # the number of the roll on the board
+        self.key: tuple[Any, ...] = ()
+        self.drop: Any = None  # the die removed from the roll on the board
+        self.dropped: list[int] = []  # the rolls a die was removed from
+
+    def handle(self, item: Seen | Press) -> Outcome:
+        if isinstance(item, Seen):
+            item = self._filter(item)
+        return self.referee.handle(item)
+
+    def _filter(self, seen: Seen) -> Seen:
+        if seen.occluded:
+            return seen  # not refereed
+        key = tuple(sorted((d.value or 0, d.flat, d.half) for d in seen.dice))
+        if not key:
+            self.key, self.drop = (), None
+        elif key != self.key and len(key) == 2:
+            self.key, self.drop = key, None
+            self.rolls += 1
+            if self.chosen(self.rolls):
+                self.drop = self.rng.choice(key)
+                self.dropped.append(self.rolls)
+        elif key != self.key:
+            return seen  # not two dice: not a roll's reading
+        return self._without(seen)
+
+    def _without(self, seen: Seen) -> Seen:
+        if self.drop is None:
+            return seen
+        dice = list(seen.dice)
+        for i, d in enumerate(dice):
+            if (d.value or 0, d.flat, d.half) == self.drop:
+                del dice[i]
+                break
+        if self.first_only:
+            self.drop = None
+        return replace(seen, dice=tuple(dice))
 
 
 def run_source(

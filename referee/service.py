@@ -76,6 +76,8 @@ class RefereeService:
         if rec is None:
             return None
         text = f"resumed the match from {self.journal.path}: {len(rec.events)} events, score {self.ref.match.score}"
+        if rec.inferred:
+            text += f"; {len(rec.inferred)} roll(s) were taken from the play"
         if rec.dropped_lines:
             text += f"; a damaged tail of {rec.dropped_lines} line(s) was set aside in {rec.set_aside}"
         return text
@@ -84,7 +86,7 @@ class RefereeService:
         """Act on one settled reading or button press."""
         ref, outcome = observe(self.ref, item)
         for event in outcome.events:
-            self.journal.append(event)  # journalled before the state moves on
+            self.journal.append(event, inferred=event in outcome.inferred)  # journalled before the state moves on
             self.events.append(event)
         self.ref = ref
         self._show(outcome.signals)
