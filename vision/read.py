@@ -417,11 +417,40 @@ def white_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, mask: NDArray[n
             blobs.append(blob)
             continue
         # too long for one die or the cube: a highlight or a neighbour bridged to it; a wider opening parts them
-        for part in _opened_parts(cfg, c, cfg.white_split_open, mask.shape):
-            piece = _blob(cfg, lab, part)
-            if piece is not None and piece.size[1] <= cfg.max_footprint:
-                blobs.append(piece)
+        pieces = [_blob(cfg, lab, part) for part in _opened_parts(cfg, c, cfg.white_split_open, mask.shape)]
+        pieces = [p for p in pieces if p is not None and p.size[1] <= cfg.max_footprint]
+        if not pieces and blob.size[1] <= 2 * cfg.max_footprint:  # two dice side by side touch along an edge
+            pieces = [p for p in (_blob(cfg, lab, half) for half in _cut_at_waist(cfg, c)) if p is not None and p.die_like(cfg)]
+        blobs += pieces
     return blobs
+
+
+def _cut_at_waist(cfg: ReaderConfig, contour: NDArray[np.int32]) -> list[NDArray[np.int32]]:
+    """The two outlines of a long blob cut across its long axis where it is narrowest in its middle third."""
+    (cx, cy), (w, h), ang = cv2.minAreaRect(contour)
+    if w < h:
+        ang, w, h = ang + 90.0, h, w
+    side = int(np.ceil(np.hypot(w, h))) + 4
+    rot = cv2.getRotationMatrix2D((cx, cy), ang, 1.0)
+    rot[:, 2] += np.array([side / 2.0 - cx, side / 2.0 - cy])
+    one = np.zeros((side, side), np.uint8)
+    cv2.drawContours(one, [cv2.transform(contour.reshape(-1, 1, 2).astype(np.float32), rot).round().astype(np.int32)], -1, 1, -1)
+    cols = np.nonzero(one.any(axis=0))[0]
+    if len(cols) < 3:
+        return []
+    lo, hi = cols[0] + len(cols) // 3, cols[0] + 2 * len(cols) // 3
+    cut = lo + int(np.argmin(one[:, lo:hi + 1].sum(axis=0)))
+    back = cv2.invertAffineTransform(rot)
+    out = []
+    left, right = one.copy(), one.copy()
+    left[:, cut:] = 0
+    right[:, :cut + 1] = 0
+    for part in (left, right):
+        found = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+        if found:
+            piece = max(found, key=cv2.contourArea).reshape(-1, 1, 2).astype(np.float32)
+            out.append(cv2.transform(piece, back).round().astype(np.int32))
+    return out
 
 
 def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob: WhiteBlob) -> WhiteBlob:
