@@ -8,7 +8,10 @@ from pathlib import Path
 import numpy as np
 
 from vision import BoardReader, CalibrationConfig, calibrate
-from vision.read import cube_past_outline
+import cv2
+
+from vision.config import ReaderConfig
+from vision.read import _face_turn, _square_centre, cube_past_outline
 from vision.geometry import BoardGeometry
 from vision.render import DIE_CLEARANCE, random_scene, random_setup, render
 from vision.sources import read_image
@@ -64,3 +67,77 @@ def test_two_dice_touching_along_an_edge_are_both_read() -> None:
     reader, image, truth = _reader_and_frame(9090909, 17, 8)
     reading = reader(image)
     assert sorted((d["value"], d["flat"]) for d in reading["dice"]) == sorted((d["value"], d["flat"]) for d in truth["dice"])
+
+
+def test_a_cube_on_the_frame_beside_a_light_table_is_read() -> None:
+    # seed 9090909, setup 13, frame 1 and seed 31415926, setup 7, frame 5: the cube on the frame, seen past
+    # the outline beside a pale cloth; the cloth was the lightest grey square there, and 32 and 8 were read
+    # as 64 and 2 on it
+    for base, k, frame in ((9090909, 13, 1), (31415926, 7, 5)):
+        reader, image, truth = _reader_and_frame(base, k, frame)
+        assert reader(image)["cube"] == truth["cube"]
+
+
+def test_the_cube_in_the_middle_is_read_upright_when_a_highlight_bends_its_outline() -> None:
+    # seed 600, setup 11, frame 1: copper highlights stuck to the centred 64 turned its blob's outline by 45°
+    # and the numerals were matched on the diagonal (read as 2)
+    reader, image, truth = _reader_and_frame(600, 11, 1)
+    assert truth["cube"] == {"value": 1, "position": "centre"}
+    assert reader(image)["cube"] == truth["cube"]
+
+
+def test_the_cube_square_stands_out_from_a_light_surround() -> None:
+    cfg = ReaderConfig()
+    edge = int(round(cfg.geometry.cube_edge * cfg.px_per_mm))
+    face = np.zeros((4 * edge, 4 * edge), np.uint8)
+    face[:, : edge] = 1  # a light table along one side: more light pixels than the cube, but light all round
+    x0, y0 = 2 * edge, 2 * edge
+    face[y0:y0 + edge, x0:x0 + edge] = 1
+    face[y0 + edge // 3: y0 + 2 * edge // 3, x0 + edge // 4: x0 + 3 * edge // 4] = 0  # the numerals' ink
+    cx, cy = _square_centre(cfg, face)
+    assert abs(cx - (x0 + edge / 2)) <= 2 and abs(cy - (y0 + edge / 2)) <= 2
+
+
+def test_the_face_turn_is_its_squares_not_a_highlights() -> None:
+    cfg = ReaderConfig()
+    edge = cfg.geometry.cube_edge * cfg.px_per_mm
+    size = int(4 * edge)
+    for turn in (-30.0, 0.0, 20.0):
+        face = np.zeros((size, size), np.uint8)
+        square = cv2.boxPoints(((size / 2, size / 2), (edge, edge), turn)).round().astype(np.int32)
+        cv2.fillPoly(face, [square], 1)
+        cv2.putText(face, "64", (int(size / 2 - edge / 3), int(size / 2 + edge / 6)), cv2.FONT_HERSHEY_DUPLEX, 0.6, 0, 2)
+        seen = _face_turn(cfg, face, (size / 2, size / 2))
+        assert seen is not None and abs((seen - turn + 45.0) % 90.0 - 45.0) <= 2.0
+    blob = np.zeros((size, size), np.uint8)
+    cv2.ellipse(blob, (size // 2, size // 2), (int(edge), int(edge / 3)), 30, 0, 360, 1, -1)
+    assert _face_turn(cfg, blob, (size / 2, size / 2)) is None  # no square there
+
+
+def _die_with_growth(growth: list[tuple[int, int, int, int]]) -> tuple[ReaderConfig, bool]:
+    """A flat 16 mm die (white) on dark leather with light grey ``growth`` rectangles (x, y, w, h in mm from
+    the die's top-left corner) that pass the side-face test; is the grown footprint still a flat die's?"""
+    from vision.read import _blob, die_footprint, is_flat
+
+    cfg = ReaderConfig()
+    ppm = cfg.px_per_mm
+    lab = np.full((200, 200, 3), (60, 128, 128), np.uint8)
+    base = np.full((200, 200), 60.0, np.float32)
+    x0 = y0 = 80
+    edge = int(cfg.geometry.die_edge * ppm)
+    lab[y0:y0 + edge, x0:x0 + edge] = (250, 128, 128)
+    for gx, gy, gw, gh in growth:
+        lab[y0 + int(gy * ppm):y0 + int((gy + gh) * ppm), x0 + int(gx * ppm):x0 + int((gx + gw) * ppm)] = (150, 130, 140)
+    square = np.array([[x0, y0], [x0 + edge - 1, y0], [x0 + edge - 1, y0 + edge - 1], [x0, y0 + edge - 1]], np.int32).reshape(-1, 1, 2)
+    blob = _blob(cfg, lab, square)
+    assert blob is not None
+    grown = die_footprint(cfg, lab, base, blob)
+    return cfg, is_flat(cfg, grown.grown or grown)
+
+
+def test_a_side_face_along_a_whole_edge_makes_a_die_cocked_but_a_rims_bulge_does_not() -> None:
+    # a cocked die's dimmer side face runs along a whole edge of its top; a checker's copper rim touching a
+    # flat die meets only a stretch of one edge (bench_referee footage: a flat 3 read as cocked)
+    assert not _die_with_growth([(0, -8, 16, 8)])[1]  # a side face 8 mm deep along the top edge
+    assert _die_with_growth([(2, -7, 11, 7)])[1]  # an 11 mm bulge: still flat
+    assert _die_with_growth([])[1]

@@ -67,6 +67,9 @@ class ReaderConfig:
     cube_past_contrast: float = 20.0  # Lab L by which the cube there is lighter than most of the band (frame, table)
     cube_patch: float = 1.3  # half-side of the patch the cube is read on, in cube edges
     cube_face_share: float = 0.8  # of the lightest lightness on that patch that the cube's face has
+    cube_ring: float = 0.25  # band around the cube's square, in cube edges, that should not look like its face
+    cube_numeral_close: float = 5.0  # mm: closing that fills the numerals' ink into the cube's face
+    cube_square_tolerance: float = 0.25  # the face's outline is the cube's when both sides are within this share of its edge
     cube_crop: float = 1.0  # crop side around the cube's centre, in cube edges
     cube_search: float = 0.15  # the numeral template may sit this far (fraction of the edge) off centre
     cube_angles: tuple[float, ...] = (-5.0, 0.0, 5.0)  # tried about the cube outline's turn, on top of 90° turns
@@ -77,6 +80,8 @@ class ReaderConfig:
     flat_max_aspect: float = 1.22  # a cocked die's footprint is longer
     side_min_lightness: float = 35.0  # Lab L above the local board that a die's dimmer side face still has
     side_max_chroma: float = 40.0  # and its L1 chroma
+    side_min_length: float = 14.0  # mm: what a die's footprint grows by must run this far along it (a side face spans an edge)
+    side_min_width: float = 3.0  # mm: thinner slivers of growth are no side face
     footprint_open: float = 8.0  # mm: opening that trims thin spurs off a die's footprint before it is judged
     cocked_min_fill: float = 0.82  # and a clean rectangle (a flat die with a highlight stuck to it is not)
     cocked_min_area: float = 325.0  # mm²: a footprint this large is a cocked die however it is cut (a flat one is 16 x 16)

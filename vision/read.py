@@ -345,9 +345,14 @@ def _morph(mask: NDArray[np.uint8], op: int, mm: float, ppm: float) -> NDArray[n
     return cv2.morphologyEx(mask, op, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
-def _densest_square(mask: NDArray[Any], edge: int) -> tuple[int, int]:
-    """Pixel where an ``edge``-sided square covers most of ``mask``."""
-    score = cv2.boxFilter(mask.astype(np.float32), -1, (edge, edge), normalize=False, borderType=cv2.BORDER_CONSTANT)
+def _densest_square(mask: NDArray[Any], edge: int, ring: int = 0) -> tuple[int, int]:
+    """Pixel where an ``edge``-sided square covers most of ``mask``; with ``ring``, less the share of
+    ``mask`` in the ``ring``-wide band around the square (a light table is light all round, the cube is not)."""
+    m = mask.astype(np.float32)
+    score = cv2.boxFilter(m, -1, (edge, edge), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    if ring > 0:
+        outer = cv2.boxFilter(m, -1, (edge + 2 * ring,) * 2, normalize=False, borderType=cv2.BORDER_CONSTANT)
+        score = score / edge ** 2 - (outer - score) / ((edge + 2 * ring) ** 2 - edge ** 2)
     iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
     return int(ix), int(iy)
 
@@ -472,7 +477,19 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     at = labels[min(cy - y0, labels.shape[0] - 1), min(cx - x0, labels.shape[1] - 1)]
     if at == 0:
         return blob
-    contours, _ = cv2.findContours((labels == at).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    whole = (labels == at).astype(np.uint8)
+    core = np.zeros_like(whole)
+    cv2.drawContours(core, [blob.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
+    core = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(round(1.5 * ppm)) | 1),) * 2))
+    extra = _morph(whole & (1 - core), cv2.MORPH_OPEN, cfg.side_min_width, ppm)
+    kept = whole.copy()
+    for part in cv2.findContours(extra, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        if max(cv2.minAreaRect(part)[1]) < cfg.side_min_length * ppm:  # a side face runs along a whole edge;
+            cv2.drawContours(kept, [part], -1, 0, -1)  # a copper rim's bulge meets only a stretch of one
+    kept |= core & whole
+    contours, _ = cv2.findContours(kept, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return blob
     grown = _blob(cfg, lab[y0:y1, x0:x1], max(contours, key=cv2.contourArea))
     if grown is None or grown.size[1] > cfg.max_footprint or grown.fill < cfg.min_fill:
         return blob
@@ -621,15 +638,37 @@ def cube_past_outline(cfg: ReaderConfig, cal: Calibration, image: Image, bright:
     return max(found, key=lambda c: c["confidence"]) if found else None
 
 
-def _square_centre(cfg: ReaderConfig, patch: Image) -> tuple[float, float]:
-    """Pixel where a cube-sized square covers most of the patch's light face (the numerals break it up)."""
-    edge = int(round(cfg.geometry.cube_edge * cfg.px_per_mm))
+def _face_mask(cfg: ReaderConfig, patch: Image) -> NDArray[np.uint8]:
+    """The patch's pixels light and grey enough to be the cube's face."""
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)
     light = (lab[..., 0] > cfg.cube_face_share * float(np.percentile(lab[..., 0], 99))).astype(np.uint8)  # the lightest thing there
     chroma = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
-    light &= (chroma < cfg.cube_max_chroma).astype(np.uint8)  # ivory, not copper or leather
-    ix, iy = _densest_square(light, edge)
+    return light & (chroma < cfg.cube_max_chroma).astype(np.uint8)  # ivory, not copper or leather
+
+
+def _square_centre(cfg: ReaderConfig, face: NDArray[np.uint8]) -> tuple[float, float]:
+    """Pixel where a cube-sized square covers most of the light face mask and its surround least
+    (the numerals break the face up; a light table beside the frame is light all round)."""
+    edge = int(round(cfg.geometry.cube_edge * cfg.px_per_mm))
+    ix, iy = _densest_square(face, edge, ring=max(1, int(round(edge * cfg.cube_ring))))
     return float(ix), float(iy)
+
+
+def _face_turn(cfg: ReaderConfig, face: NDArray[np.uint8], centre: tuple[float, float]) -> float | None:
+    """The turn (mod 90°) of the cube-sized light square at ``centre`` of the face mask, or None when
+    what lies there is no square (a blob's own outline is bent by highlights stuck to it)."""
+    edge = cfg.geometry.cube_edge * cfg.px_per_mm
+    filled = _morph(face, cv2.MORPH_CLOSE, cfg.cube_numeral_close, cfg.px_per_mm)  # the numerals' ink filled in
+    n, labels = cv2.connectedComponents(filled)
+    x, y = min(int(round(centre[0])), face.shape[1] - 1), min(int(round(centre[1])), face.shape[0] - 1)
+    at = labels[y, x]
+    if at == 0:
+        return None
+    contours = cv2.findContours((labels == at).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    (_, (w, h), angle) = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    if not (1 - cfg.cube_square_tolerance) * edge <= min(w, h) <= max(w, h) <= (1 + cfg.cube_square_tolerance) * edge:
+        return None
+    return (angle + 45.0) % 90.0 - 45.0
 
 
 def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob, bright: NDArray[np.uint8]) -> dict[str, Any]:
@@ -642,11 +681,12 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
     half = cfg.geometry.cube_edge * cfg.cube_patch
     patch = board_patch(cfg, cal, image, blob.centre, half)
     x0, y0 = blob.centre[0] * ppm - half * ppm, blob.centre[1] * ppm - half * ppm  # the patch's corner, canonical pixels
+    face = _face_mask(cfg, patch)
     bx, by, bw, bh = cv2.boundingRect(blob.contour)
     if bx > 1 and by > 1 and bx + bw < bright.shape[1] - 1 and by + bh < bright.shape[0] - 1:
         cx, cy = _cube_centre(cfg, bright, blob)  # wholly on the canonical image: its light mask is the better guide
     else:  # cut by the board's outline: find the whole face on the patch
-        px, py = _square_centre(cfg, patch)
+        px, py = _square_centre(cfg, face)
         cx, cy = x0 + px, y0 + py
     px, py = cx - x0, cy - y0
     side = cfg.geometry.cube_edge * ppm * cfg.cube_crop
@@ -654,8 +694,11 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
     margin = int(round(size * cfg.cube_search))
     templates = cube_templates(size, max(1, int(round(ppm))))
     best, best_face = -1.0, None
-    turn = (blob.angle + 45.0) % 90.0 - 45.0  # the square's own turn (mod 90°): the numeral is upright in one of four
-    for angle in (turn + d for d in cfg.cube_angles):
+    turns = [(blob.angle + 45.0) % 90.0 - 45.0]  # the square's own turn (mod 90°): the numeral is upright in one of four
+    seen = _face_turn(cfg, face, (px, py))
+    if seen is not None and abs((seen - turns[0] + 45.0) % 90.0 - 45.0) > max(cfg.cube_angles):
+        turns.append(seen)  # the face's outline disagrees with the blob's: try both
+    for angle in (turn + d for turn in turns for d in cfg.cube_angles):
         crop = _crop(patch, (px, py), (side * (size + 2 * margin) / size, side * (size + 2 * margin) / size), angle, size + 2 * margin)
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
         paper = float(np.percentile(grey, 90))
