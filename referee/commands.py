@@ -231,6 +231,7 @@ def run_watch(args: argparse.Namespace) -> int:
     web = _start_web(options, service, devices, pipeline, cal, calibration_path)
     target: Any = web if web is not None else service  # every reading and press goes through the page's lock
     pipeline.service = target
+    pipeline.on_bare_board = lambda learnt: _use_bare_board(learnt, web, pipeline, calibration_path)
     if web is not None:
         from .web import KeptSource
 
@@ -263,6 +264,19 @@ def run_watch(args: argparse.Namespace) -> int:
             devices.controller.close()
     log.info("stopped: %s", pipeline.stats.summary())
     return 0
+
+
+def _use_bare_board(learnt: Any, web: Any, pipeline: Any, calibration_path: Path) -> None:
+    """A calibration that has learnt the bare board: saved over the old one and read with from now on."""
+    from vision import BoardReader
+
+    from .web import FrameKeeper
+
+    if web is not None and web.camera is not None:
+        web.camera.apply(learnt)  # saves it and swaps the pipeline's reader
+        return
+    FrameKeeper(save_to=calibration_path).apply(learnt)
+    pipeline.reader = BoardReader(learnt)
 
 
 def _start_web(options: dict[str, Any], service: RefereeService, devices: _Devices, pipeline: Any, cal: Any, calibration_path: Path) -> Any:

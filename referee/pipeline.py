@@ -30,6 +30,7 @@ from .settle import SettleConfig, SettleState, settle_step, shrink
 log = logging.getLogger("bgref")
 
 Reader = Callable[[NDArray[np.uint8]], dict[str, Any]]
+BARE_BOARD_TRIES = 3  # settled bare-looking frames tried before giving up on learning the bare board
 
 
 class Referee(Protocol):
@@ -65,7 +66,8 @@ class PipelineStats:
 class FramePipeline:
     """Settle, read, referee."""
 
-    def __init__(self, reader: Reader, service: Referee, settle: SettleConfig = SettleConfig(), clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self, reader: Reader, service: Referee, settle: SettleConfig = SettleConfig(), clock: Callable[[], float] = time.perf_counter,
+                 on_bare_board: Callable[[Any], None] | None = None) -> None:
         self.reader = reader
         self.service = service
         self.settle_cfg = settle
@@ -73,6 +75,9 @@ class FramePipeline:
         self.state = SettleState()
         self.stats = PipelineStats()
         self._reported: set[str] = set()
+        # given a calibration that learnt the bare board from a settled frame that showed it (see learn_bare_board)
+        self.on_bare_board = on_bare_board
+        self._bare_tries = 0
 
     def feed(self, t: float, frame: NDArray[np.uint8]) -> Outcome | None:
         """Take one frame; the outcome when it was read and refereed."""
@@ -93,6 +98,8 @@ class FramePipeline:
         read_done = self.clock()
         self.stats.reads += 1
         self.stats.read_seconds.append(read_done - start)
+        if self.on_bare_board is not None:
+            self._learn_bare_board(frame, reading)
         try:
             seen = Seen.from_reading(reading)
         except ValueError as exc:
@@ -103,6 +110,25 @@ class FramePipeline:
         if outcome.verdict is not None:
             self.stats.verdict_seconds.append(self.clock() - start)
         return outcome
+
+    def _learn_bare_board(self, frame: NDArray[np.uint8], reading: dict[str, Any]) -> None:
+        """The first time the board is seen settled and bare (players clearing it, or before they set it
+        up), the calibration learns the points the start position covered from it, once and for all."""
+        from vision.calibrate import learn_bare_board
+
+        cal = getattr(self.reader, "cal", None)
+        if cal is None or cal.bare_board_seen or self._bare_tries >= BARE_BOARD_TRIES:
+            return
+        learnt = learn_bare_board(cal, frame, reading)
+        if learnt is None:
+            return
+        self._bare_tries += 1
+        if isinstance(learnt, str):
+            log.info("the board looked bare but was not learnt: %s", learnt)
+            return
+        assert self.on_bare_board is not None
+        self.on_bare_board(learnt)
+        log.warning("the bare board was seen: the points the start position covers are now read with their own look")
 
     def _report_once(self, kind: str, text: str) -> None:
         if kind not in self._reported:

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 from vision import BoardReader, CalibrationConfig, calibrate
-from vision.calibrate import Calibration, learn_empty_board
+from vision.calibrate import Calibration, learn_bare_board, learn_empty_board, load_calibration, looks_bare
 from vision.errors import CalibrationError
 from vision.geometry import START_POINTS
 from vision.sources import read_image
@@ -112,6 +112,38 @@ def test_an_empty_board_image_that_is_not_empty_or_not_the_same_camera_is_refuse
         learn_empty_board(CalibrationConfig(), _calibration(), read_image(DATA / "frame01.jpg"))
     with pytest.raises(CalibrationError, match="same camera"):
         learn_empty_board(CalibrationConfig(), _calibration(), read_image(DATA / "empty.jpg")[:360, :640])
+
+
+def test_a_live_frame_of_the_bare_board_is_learnt_once(tmp_path: Path) -> None:
+    cal = _calibration()
+    assert not cal.bare_board_seen
+    empty, frame = read_image(DATA / "empty.jpg"), read_image(DATA / "frame01.jpg")
+    assert learn_bare_board(cal, frame, _reading("frame01.jpg")) is None  # checkers and dice on it: nothing to learn
+    learnt = learn_bare_board(cal, empty, _reading("empty.jpg"))
+    assert isinstance(learnt, Calibration) and learnt.bare_board_seen
+    assert learn_bare_board(learnt, empty, _reading("empty.jpg")) is None  # once and for all
+    # a bare-looking reading of a frame that is not bare (a reader fooled) is refused with the reason
+    fooled = dict(_reading("empty.jpg"))
+    refused = learn_bare_board(cal, frame, fooled)
+    assert isinstance(refused, str) and "does not show the empty board" in refused
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(learnt.to_json()))
+    assert load_calibration(path).bare_board_seen
+    old = learnt.to_json()
+    del old["bare_board_seen"]  # a calibration written before the flag existed
+    path.write_text(json.dumps(old))
+    assert not load_calibration(path).bare_board_seen
+
+
+def test_what_counts_as_a_bare_board() -> None:
+    bare = {"points": [0] * 24, "bar": {"dark": 0, "light": 0}, "dice": [], "occluded": [], "cube": {"value": 1, "position": "centre"}}
+    assert looks_bare(bare)
+    one_start_point = dict(bare, points=[0] * 11 + [-1] + [0] * 12)  # point 12 holds five at the start
+    assert looks_bare(one_start_point) and not looks_bare(one_start_point, borrowed_may_differ=False)
+    assert not looks_bare(dict(bare, points=[0, 1] + [0] * 22))  # point 2 is bare at the start: its look is its own
+    assert not looks_bare(dict(bare, bar={"dark": 1, "light": 0}))
+    assert not looks_bare(dict(bare, occluded=["point:3"]))
+    assert not looks_bare(dict(bare, dice=[{"value": 3, "flat": True, "half": "home"}]))
 
 
 def test_cli_calibrate_with_the_empty_board(tmp_path: Path) -> None:

@@ -37,6 +37,7 @@ from vision.errors import (
     BoardNotFoundError,
     CalibrationError,
     StartPositionNotFoundError,
+    VisionError,
 )
 from vision.geometry import START_POINTS, BoardGeometry, Layout, checker_centre
 from vision.pose import estimate_pose
@@ -65,6 +66,7 @@ class Calibration:
     frame_reference: tuple[float, float, float]  # median BGR of the frame band
     wood_lightness: float
     background: NDArray[np.float32] | None = None  # (24, samples, 3): each point's profile when empty
+    bare_board_seen: bool = False  # the start position's points were learnt from the empty board (learn_empty_board)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,6 +81,7 @@ class Calibration:
             "frame_reference": list(self.frame_reference),
             "wood_lightness": self.wood_lightness,
             "background": None if self.background is None else np.round(self.background, 1).tolist(),
+            "bare_board_seen": self.bare_board_seen,
         }
 
     @classmethod
@@ -97,6 +100,7 @@ class Calibration:
                 frame_reference=tuple(float(v) for v in data["frame_reference"]),  # type: ignore[arg-type]
                 wood_lightness=float(data["wood_lightness"]),
                 background=None if data.get("background") is None else np.array(data["background"], np.float32),
+                bare_board_seen=bool(data.get("bare_board_seen", False)),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, CalibrationError):
@@ -437,10 +441,8 @@ def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) ->
 
     def check(cal: Calibration, borrowed_may_differ: bool) -> None:
         reading = read_board(rcfg, cal, empty, maps=maps)
-        on = [i + 1 for i, n in enumerate(reading["points"]) if n]
-        # before it is learnt, a borrowed look may read as checkers on a point or two
-        excused = borrowed_may_differ and len(on) <= 2 and all(START_POINTS[p - 1] != 0 for p in on)
-        if (on and not excused) or any(reading["bar"].values()) or reading["occluded"]:
+        if not looks_bare(reading, borrowed_may_differ):
+            on = [i + 1 for i, n in enumerate(reading["points"]) if n]
             raise CalibrationError(f"the empty-board image does not show the empty board (checkers read on points {on}, "
                                    f"covered: {reading['occluded']}): clear the board, or calibrate without it")
 
@@ -455,9 +457,31 @@ def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) ->
             centre = profiles.points[i][: len(steps)]
             leather[i] = ColourClass.fit(centre[(steps > 5) & (steps < 0.75 * geo.point_length)], rcfg.min_std)
             background[i] = profiles.points[i]
-    learnt = replace(cal, leather=tuple(leather), background=background)
+    learnt = replace(cal, leather=tuple(leather), background=background, bare_board_seen=True)
     check(learnt, False)
     return learnt
+
+
+def learn_bare_board(cal: Calibration, frame: Image, reading: dict[str, Any], cfg: CalibrationConfig | None = None) -> Calibration | str | None:
+    """For a live camera: the calibration with the bare board learnt from ``frame`` when its ``reading``
+    shows the board bare and the calibration has not seen it yet; None when there is nothing to learn,
+    or why it could not be learnt."""
+    if cal.bare_board_seen or not looks_bare(reading):
+        return None
+    try:
+        return learn_empty_board(cfg or CalibrationConfig(), cal, frame)
+    except VisionError as exc:
+        return str(exc)
+
+
+def looks_bare(reading: dict[str, Any], borrowed_may_differ: bool = True) -> bool:
+    """Whether a reading is of the empty board: no checker, nothing covered. With ``borrowed_may_differ``
+    (the bare board not learnt yet), checkers read on up to two of the points the start position
+    covers are excused: their borrowed look may differ from their own. Dice on the board are not
+    allowed (they would be learnt as the points' look); the cube may lie anywhere."""
+    on = [i + 1 for i, n in enumerate(reading["points"]) if n]
+    excused = borrowed_may_differ and len(on) <= 2 and all(START_POINTS[p - 1] != 0 for p in on)
+    return (not on or excused) and not any(reading["bar"].values()) and not reading["occluded"] and not reading["dice"]
 
 
 def warp_maps(cfg: ReaderConfig, cal: Calibration) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
@@ -467,7 +491,9 @@ def warp_maps(cfg: ReaderConfig, cal: Calibration) -> tuple[NDArray[np.float32],
 __all__ = [
     "Calibration",
     "calibrate",
+    "learn_bare_board",
     "learn_empty_board",
+    "looks_bare",
     "load_calibration",
     "parse_corners",
     "warp_maps",
