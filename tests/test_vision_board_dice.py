@@ -1,4 +1,5 @@
-"""Dice and the cube at the board's edges (seeded renders, one Blender setup)."""
+"""The board's edges: dice and the cube there, and the shaded points beside the frame (seeded renders,
+one Blender setup)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from vision import BoardReader, CalibrationConfig, calibrate
 import cv2
 
 from vision.config import ReaderConfig
-from vision.read import _face_turn, _square_centre, cube_past_outline
+from dataclasses import replace
+
+from vision.geometry import START_POINTS
+from vision.read import _borrowed_shade, _face_turn, _square_centre, cube_past_outline
 from vision.geometry import BoardGeometry
 from vision.render import DIE_CLEARANCE, random_scene, random_setup, render
 from vision.sources import read_image
@@ -72,8 +76,9 @@ def test_two_dice_touching_along_an_edge_are_both_read() -> None:
 def test_a_cube_on_the_frame_beside_a_light_table_is_read() -> None:
     # seed 9090909, setup 13, frame 1 and seed 31415926, setup 7, frame 5: the cube on the frame, seen past
     # the outline beside a pale cloth; the cloth was the lightest grey square there, and 32 and 8 were read
-    # as 64 and 2 on it
-    for base, k, frame in ((9090909, 13, 1), (31415926, 7, 5)):
+    # as 64 and 2 on it; seed 500, setup 23, frame 2: the cloth reached the patch's corner, where the band
+    # around a square lay past the patch
+    for base, k, frame in ((9090909, 13, 1), (31415926, 7, 5), (500, 23, 2)):
         reader, image, truth = _reader_and_frame(base, k, frame)
         assert reader(image)["cube"] == truth["cube"]
 
@@ -91,6 +96,7 @@ def test_the_cube_square_stands_out_from_a_light_surround() -> None:
     edge = int(round(cfg.geometry.cube_edge * cfg.px_per_mm))
     face = np.zeros((4 * edge, 4 * edge), np.uint8)
     face[:, : edge] = 1  # a light table along one side: more light pixels than the cube, but light all round
+    face[: edge, 2 * edge:] = 1  # and along the far edge, where the band around a square lies past the patch
     x0, y0 = 2 * edge, 2 * edge
     face[y0:y0 + edge, x0:x0 + edge] = 1
     face[y0 + edge // 3: y0 + 2 * edge // 3, x0 + edge // 4: x0 + 3 * edge // 4] = 0  # the numerals' ink
@@ -141,3 +147,30 @@ def test_a_side_face_along_a_whole_edge_makes_a_die_cocked_but_a_rims_bulge_does
     assert not _die_with_growth([(0, -8, 16, 8)])[1]  # a side face 8 mm deep along the top edge
     assert _die_with_growth([(2, -7, 11, 7)])[1]  # an 11 mm bulge: still flat
     assert _die_with_growth([])[1]
+
+
+def test_a_bare_corner_point_in_shade_holds_no_checker() -> None:
+    # points the start position covers borrow their bare look from a point two away; in a dim corner
+    # (seed 9090909, setup 11, point 12) and beside the bar (seed 8080808, setup 25, point 8) the leather
+    # lay in a shade the borrowed look lacked, and a checker's copper shade explained it better
+    for base, k, frame in ((9090909, 11, 3), (9090909, 11, 6), (8080808, 25, 3)):
+        reader, image, truth = _reader_and_frame(base, k, frame)
+        assert reader(image)["points"] == truth["points"], (base, k, frame)
+
+
+def test_only_a_borrowed_look_is_shaded_and_only_darker() -> None:
+    reader, _, _ = _reader_and_frame(500, 0, 0)
+    cal, cfg = reader.cal, reader.cfg
+    assert cal.background is not None
+    ignore = np.zeros(cal.background.shape[:2], bool)
+    covered, bare = START_POINTS.index(5), START_POINTS.index(0)  # point 6 (start stack), point 2 (bare)
+    dim = cal.background.copy()
+    dim[..., 0] -= 25.0  # the whole board 25 darker than at calibration
+    judged = _borrowed_shade(cfg, cal, dim, ignore)
+    assert np.allclose(judged[covered], cal.background[covered], atol=1e-3)  # the shade is taken off
+    assert np.array_equal(judged[bare], dim[bare])  # a point seen bare at calibration keeps its own look
+    assert np.array_equal(_borrowed_shade(cfg, cal, cal.background + 25.0, ignore), cal.background + 25.0)  # lighter: no change
+    assert _borrowed_shade(cfg, replace(cal, bare_board_seen=True), dim, ignore) is dim
+    dark = cal.background.copy()
+    dark[..., 0] -= 100.0  # far darker than any shade: only borrowed_shade_max is taken off
+    assert np.allclose(_borrowed_shade(cfg, cal, dark, ignore)[covered, :, 0], cal.background[covered, :, 0] - 100.0 + cfg.borrowed_shade_max, atol=1e-3)

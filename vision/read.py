@@ -12,6 +12,7 @@ as occluded instead of guessed.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -25,7 +26,7 @@ from vision.calibrate import Calibration, warp_maps
 from vision.config import ReaderConfig
 from vision.dice import fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
-from vision.geometry import BoardGeometry, Layout, half_of, point_axis, side_of
+from vision.geometry import START_POINTS, BoardGeometry, Layout, half_of, point_axis, side_of
 from vision.numerals import numeral_mask
 from vision.pips import read_pips
 from vision.profiles import (
@@ -190,16 +191,43 @@ def _neighbours(cfg: ReaderConfig, layout: Layout) -> NDArray[np.bool_]:
     return near
 
 
+def _borrowed_shade(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """The profiles as the bare leather's look is judged: on the points whose look was borrowed at
+    calibration (covered by the start position, the bare board not seen), lightened by how much darker
+    the point is overall than the point it borrowed from (up to ``borrowed_shade_max``): a corner or a
+    point beside the bar lies in a shade the borrowed look lacks, and a checker's copper shade would
+    explain the difference better. A checker is a local pattern; a shade lies over the whole point."""
+    if cal.background is None or cal.bare_board_seen or cfg.borrowed_shade_max <= 0 or cal.background.shape != profiles.shape:
+        return profiles
+    out = profiles.copy()
+    lines = len(cfg.lateral_lines)
+    half = int(round(cfg.borrowed_shade_window / 2 / cfg.profile_step))
+    for i, n in enumerate(START_POINTS):
+        keep = ~ignore[i]
+        if n == 0 or keep.sum() < 0.5 * keep.size:
+            continue
+        diff = np.where(keep, profiles[i, :, 0] - cal.background[i, :, 0], np.nan).reshape(lines, -1)
+        padded = np.pad(diff, ((0, 0), (half, half)), constant_values=np.nan)
+        windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=1)  # (lines, S, window)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a window wholly under a die: no shade known there
+            shade = np.nanmedian(windows.transpose(1, 0, 2).reshape(diff.shape[1], -1), axis=1)
+        shade = np.clip(np.nan_to_num(shade, nan=0.0), -cfg.borrowed_shade_max, 0.0)
+        out[i, :, 0] -= np.tile(shade, lines).astype(np.float32)
+    return out
+
+
 def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_],
                 under_arm: NDArray[np.bool_] | None = None) -> list[StackReading]:
     """Counts on all 24 points at once: profiles (24, S, 3) -> readings; ``ignore`` (24, S) marks dice and cube,
     ``under_arm`` (24, S) an arm seen crossing the frame (see :func:`arm_over_board`)."""
     fl = cfg.loglik_floor
     cop, dark, light, field = (class_loglik(cfg, cal, k, profiles) for k in ("copper", "dark", "light", "field"))
-    lea = _leather_loglik(cal, profiles, fl)
+    bare = _borrowed_shade(cfg, cal, profiles, ignore)
+    lea = _leather_loglik(cal, bare, fl)
     if cal.background is not None and cal.background.shape == profiles.shape:
         # the empty point as seen at calibration, shading and all
-        z = (profiles - cal.background) / np.asarray(cfg.min_std, np.float32)
+        z = (bare - cal.background) / np.asarray(cfg.min_std, np.float32)
         bg = np.maximum(-0.5 * (z * z).sum(axis=-1), fl)
         lea, field = np.maximum(lea, bg), np.maximum(field, bg)
     ll = np.stack([np.stack([cop, dark, lea, field], axis=1), np.stack([cop, light, lea, field], axis=1)], axis=1)
@@ -350,9 +378,13 @@ def _densest_square(mask: NDArray[Any], edge: int, ring: int = 0) -> tuple[int, 
     ``mask`` in the ``ring``-wide band around the square (a light table is light all round, the cube is not)."""
     m = mask.astype(np.float32)
     score = cv2.boxFilter(m, -1, (edge, edge), normalize=False, borderType=cv2.BORDER_CONSTANT)
-    if ring > 0:
-        outer = cv2.boxFilter(m, -1, (edge + 2 * ring,) * 2, normalize=False, borderType=cv2.BORDER_CONSTANT)
-        score = score / edge ** 2 - (outer - score) / ((edge + 2 * ring) ** 2 - edge ** 2)
+    if ring > 0:  # shares of what lies inside the image: past its border nothing is known
+        def box(a: NDArray[np.float32], side: int) -> NDArray[np.float32]:
+            return cv2.boxFilter(a, -1, (side, side), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        seen = np.ones_like(m)
+        inner_n, outer_n = box(seen, edge), box(seen, edge + 2 * ring)
+        outer = box(m, edge + 2 * ring)
+        score = score / np.maximum(inner_n, 1) - (outer - score) / np.maximum(outer_n - inner_n, 1)
     iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
     return int(ix), int(iy)
 
