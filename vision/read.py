@@ -516,8 +516,10 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     extra = _morph(whole & (1 - core), cv2.MORPH_OPEN, cfg.side_min_width, ppm)
     kept = whole.copy()
     for part in cv2.findContours(extra, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-        if max(cv2.minAreaRect(part)[1]) < cfg.side_min_length * ppm:  # a side face runs along a whole edge;
-            cv2.drawContours(kept, [part], -1, 0, -1)  # a copper rim's bulge meets only a stretch of one
+        if max(cv2.minAreaRect(part)[1]) < cfg.side_min_length * ppm and cv2.contourArea(part) >= cfg.bulge_min_area * ppm ** 2:
+            # a side face runs along a whole edge; a copper rim's bulge meets only a stretch of one (a sliver
+            # is left: cutting it out of a side face the blob mostly holds already would notch it)
+            cv2.drawContours(kept, [part], -1, 0, -1)
     kept |= core & whole
     contours, _ = cv2.findContours(kept, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
