@@ -95,6 +95,12 @@ class FramePipeline:
             self.stats.vision_errors += 1
             self._report_once(type(exc).__name__, f"this frame could not be read: {exc}")
             return None
+        except Exception as exc:  # a fault in the reader must cost a frame, never the match
+            self.stats.vision_errors += 1
+            log.debug("reader fault", exc_info=True)
+            self._report_once(f"fault:{type(exc).__name__}", f"the reader failed on a frame ({type(exc).__name__}: {exc}); "
+                              "the frame was skipped and refereeing goes on (please report this with the frame)")
+            return None
         read_done = self.clock()
         self.stats.reads += 1
         self.stats.read_seconds.append(read_done - start)

@@ -156,3 +156,30 @@ def test_the_example_configuration_is_valid():
     text = (Path(__file__).resolve().parent.parent / "hardware" / "config.example.toml").read_text()
     settings = settings_from(merged(tomllib.loads(text), argparse.Namespace()))
     assert settings.rules.match_length == 5 and settings.mode.value == "referee"
+
+
+def test_a_fault_in_the_reader_costs_a_frame_not_the_match(tmp_path, caplog):
+    from engine.game import Rules
+    from referee.core import Settings
+    from referee.pipeline import FramePipeline
+    from referee.service import RefereeService
+
+    service = RefereeService(Settings(rules=Rules()), tmp_path, None)
+    calls = []
+
+    def reader(frame):  # a reader with a bug: the first frame it reads raises
+        calls.append(frame)
+        if len(calls) == 1:
+            raise IndexError("boolean index did not match")
+        from engine.board import Board
+        from engine import Position
+
+        reading = Board.from_position(Position.start(), 0).to_reading()
+        reading.update(dice=[], cube={"value": 1, "position": "centre"})
+        return reading
+
+    pipeline = FramePipeline(reader, service)
+    outcomes = [pipeline.feed(i / 10, still(1 if i < 20 else 2)) for i in range(40)]
+    assert len(calls) == 2 and pipeline.stats.vision_errors == 1
+    assert any(o is not None for o in outcomes[20:])  # the next settled state was read and refereed
+    assert "the reader failed on a frame (IndexError" in caplog.text

@@ -81,3 +81,21 @@ def test_a_highlight_bridged_to_a_die_does_not_hide_it() -> None:
     blobs = white_blobs(cfg, None, lab, mask)  # type: ignore[arg-type]
     assert len(blobs) == 1 and blobs[0].die_like(cfg)
     assert abs(blobs[0].size[1] - 16) < 2.5
+
+
+def test_an_arm_whose_light_blob_is_cut_at_the_image_edge_is_read() -> None:
+    # seed 4040404, setup 17: a light patch of the arm at the board's right edge was cut in two across its
+    # waist, and a piece reached a pixel past the canonical image: the reader raised IndexError
+    reader, image, _ = _arm_frame(4040404, 17, 10)
+    assert reader(image)["occluded"]
+
+
+def test_a_blob_reaching_past_the_image_is_measured_on_what_lies_inside() -> None:
+    from vision.read import _blob
+
+    cfg = ReaderConfig()
+    lab = np.full((100, 100, 3), (230, 128, 128), np.uint8)
+    square = np.array([[70, 40], [101, 40], [101, 72], [70, 72]], np.int32).reshape(-1, 1, 2)  # 2 px past the right edge
+    blob = _blob(cfg, lab, square)
+    assert blob is not None and blob.colour[0] == 230
+    assert _blob(cfg, lab, square + np.array([200, 0], np.int32)) is None  # wholly outside

@@ -96,6 +96,12 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(json.dumps({"image": path, "error": str(exc)}))
             status = EXIT_NOT_FOUND
             continue
+        except Exception as exc:  # a fault in the reader: this image is lost, not the others
+            print(f"bgref read: {path}: the reader failed ({type(exc).__name__}: {exc}); please report this with the image",
+                  file=sys.stderr)
+            print(json.dumps({"image": path, "error": f"reader fault: {type(exc).__name__}: {exc}"}))
+            status = EXIT_NOT_FOUND
+            continue
         reading["image"] = {"path": path, **reading.get("image", {})}
         reading["timing_ms"] = round(1000 * (time.perf_counter() - t0), 1)
         print(json.dumps(reading))

@@ -398,9 +398,15 @@ def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32]) -> WhiteBlob | No
     if short < cfg.blob_min_side:
         return None
     x, y, bw, bh = cv2.boundingRect(c)
-    inside = np.zeros((bh, bw), np.uint8)
-    cv2.drawContours(inside, [c - np.array([x, y], np.int32)], -1, 1, -1)
-    px = lab[y:y + bh, x:x + bw][inside.astype(bool)].astype(np.float32)
+    x0, y0 = max(x, 0), max(y, 0)  # a piece cut off a blob may reach a pixel past the image
+    x1, y1 = min(x + bw, lab.shape[1]), min(y + bh, lab.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(inside, [c - np.array([x0, y0], np.int32)], -1, 1, -1)
+    px = lab[y0:y1, x0:x1][inside.astype(bool)].astype(np.float32)
+    if len(px) == 0:
+        return None
     bright = px[px[:, 0] >= np.percentile(px[:, 0], 50)]
     colour = tuple(float(v) for v in np.median(bright, axis=0))
     fill = float(cv2.contourArea(c)) / max(w * h, 1.0)
