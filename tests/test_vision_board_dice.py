@@ -77,8 +77,9 @@ def test_a_cube_on_the_frame_beside_a_light_table_is_read() -> None:
     # seed 9090909, setup 13, frame 1 and seed 31415926, setup 7, frame 5: the cube on the frame, seen past
     # the outline beside a pale cloth; the cloth was the lightest grey square there, and 32 and 8 were read
     # as 64 and 2 on it; seed 500, setup 23, frame 2: the cloth reached the patch's corner, where the band
-    # around a square lay past the patch
-    for base, k, frame in ((9090909, 13, 1), (31415926, 7, 5), (500, 23, 2)):
+    # around a square lay past the patch; seed 4040404, setup 13, frame 1: the cube at the camera image's
+    # edge, whose last row was smeared outwards into a light column: its middle was taken for the face's
+    for base, k, frame in ((9090909, 13, 1), (31415926, 7, 5), (500, 23, 2), (4040404, 13, 1)):
         reader, image, truth = _reader_and_frame(base, k, frame)
         assert reader(image)["cube"] == truth["cube"]
 
@@ -120,64 +121,8 @@ def test_the_face_turn_is_its_squares_not_a_highlights() -> None:
     assert _face_turn(cfg, blob, (size / 2, size / 2)) is None  # no square there
 
 
-def _die_with_growth(growth: list[tuple[int, int, int, int]]) -> tuple[ReaderConfig, bool]:
-    """A flat 16 mm die (white) on dark leather with light grey ``growth`` rectangles (x, y, w, h in mm from
-    the die's top-left corner) that pass the side-face test; is the grown footprint still a flat die's?"""
-    from vision.read import _blob, die_footprint, is_flat
-
-    cfg = ReaderConfig()
-    ppm = cfg.px_per_mm
-    lab = np.full((200, 200, 3), (60, 128, 128), np.uint8)
-    base = np.full((200, 200), 60.0, np.float32)
-    x0 = y0 = 80
-    edge = int(cfg.geometry.die_edge * ppm)
-    lab[y0:y0 + edge, x0:x0 + edge] = (250, 128, 128)
-    for gx, gy, gw, gh in growth:
-        lab[y0 + int(gy * ppm):y0 + int((gy + gh) * ppm), x0 + int(gx * ppm):x0 + int((gx + gw) * ppm)] = (150, 130, 140)
-    square = np.array([[x0, y0], [x0 + edge - 1, y0], [x0 + edge - 1, y0 + edge - 1], [x0, y0 + edge - 1]], np.int32).reshape(-1, 1, 2)
-    blob = _blob(cfg, lab, square)
-    assert blob is not None
-    grown = die_footprint(cfg, lab, base, blob)
-    return cfg, is_flat(cfg, grown.grown or grown)
-
-
-def test_a_side_face_along_a_whole_edge_makes_a_die_cocked_but_a_rims_bulge_does_not() -> None:
-    # a cocked die's dimmer side face runs along a whole edge of its top; a checker's copper rim touching a
-    # flat die meets only a stretch of one edge (bench_referee footage: a flat 3 read as cocked)
-    assert not _die_with_growth([(0, -8, 16, 8)])[1]  # a side face 8 mm deep along the top edge
-    assert _die_with_growth([(2, -7, 11, 7)])[1]  # an 11 mm bulge: still flat
-    assert _die_with_growth([])[1]
-
-
-def test_a_bare_corner_point_in_shade_holds_no_checker() -> None:
-    # points the start position covers borrow their bare look from a point two away; in a dim corner
-    # (seed 9090909, setup 11, point 12) and beside the bar (seed 8080808, setup 25, point 8) the leather
-    # lay in a shade the borrowed look lacked, and a checker's copper shade explained it better
-    for base, k, frame in ((9090909, 11, 3), (9090909, 11, 6), (8080808, 25, 3)):
-        reader, image, truth = _reader_and_frame(base, k, frame)
-        assert reader(image)["points"] == truth["points"], (base, k, frame)
-
-
-def test_only_a_borrowed_look_is_shaded_and_only_darker() -> None:
-    reader, _, _ = _reader_and_frame(500, 0, 0)
-    cal, cfg = reader.cal, reader.cfg
-    assert cal.background is not None
-    ignore = np.zeros(cal.background.shape[:2], bool)
-    covered, bare = START_POINTS.index(5), START_POINTS.index(0)  # point 6 (start stack), point 2 (bare)
-    dim = cal.background.copy()
-    dim[..., 0] -= 25.0  # the whole board 25 darker than at calibration
-    judged = _borrowed_shade(cfg, cal, dim, ignore)
-    assert np.allclose(judged[covered], cal.background[covered], atol=1e-3)  # the shade is taken off
-    assert np.array_equal(judged[bare], dim[bare])  # a point seen bare at calibration keeps its own look
-    assert np.array_equal(_borrowed_shade(cfg, cal, cal.background + 25.0, ignore), cal.background + 25.0)  # lighter: no change
-    assert _borrowed_shade(cfg, replace(cal, bare_board_seen=True), dim, ignore) is dim
-    dark = cal.background.copy()
-    dark[..., 0] -= 100.0  # far darker than any shade: only borrowed_shade_max is taken off
-    assert np.allclose(_borrowed_shade(cfg, cal, dark, ignore)[covered, :, 0], cal.background[covered, :, 0] - 100.0 + cfg.borrowed_shade_max, atol=1e-3)
-
-
 def test_a_cocked_die_whose_blob_holds_most_of_its_side_face_stays_cocked() -> None:
     # seed 600, setup 16, frame 1: the growth beyond the blob was a 4 mm sliver; cutting it out as a rim's
-    # bulge notched the footprint and the cocked 3 read flat
+    # bulge (tried, and dropped) notched the footprint and the cocked 3 read flat
     reader, image, truth = _reader_and_frame(600, 16, 1)
     assert sorted((d["value"], d["flat"]) for d in reader(image)["dice"]) == sorted((d["value"], d["flat"]) for d in truth["dice"])

@@ -80,9 +80,6 @@ class ReaderConfig:
     flat_max_aspect: float = 1.22  # a cocked die's footprint is longer
     side_min_lightness: float = 35.0  # Lab L above the local board that a die's dimmer side face still has
     side_max_chroma: float = 40.0  # and its L1 chroma
-    side_min_length: float = 14.0  # mm: what a die's footprint grows by must run this far along it (a side face spans an edge)
-    side_min_width: float = 3.0  # mm: thinner slivers of growth are no side face
-    bulge_min_area: float = 25.0  # mm²: growth that short is cut off only when at least this large
     footprint_open: float = 8.0  # mm: opening that trims thin spurs off a die's footprint before it is judged
     cocked_min_fill: float = 0.82  # and a clean rectangle (a flat die with a highlight stuck to it is not)
     cocked_min_area: float = 325.0  # mm²: a footprint this large is a cocked die however it is cut (a flat one is 16 x 16)

@@ -515,21 +515,7 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     at = labels[min(cy - y0, labels.shape[0] - 1), min(cx - x0, labels.shape[1] - 1)]
     if at == 0:
         return blob
-    whole = (labels == at).astype(np.uint8)
-    core = np.zeros_like(whole)
-    cv2.drawContours(core, [blob.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
-    core = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(round(1.5 * ppm)) | 1),) * 2))
-    extra = _morph(whole & (1 - core), cv2.MORPH_OPEN, cfg.side_min_width, ppm)
-    kept = whole.copy()
-    for part in cv2.findContours(extra, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-        if max(cv2.minAreaRect(part)[1]) < cfg.side_min_length * ppm and cv2.contourArea(part) >= cfg.bulge_min_area * ppm ** 2:
-            # a side face runs along a whole edge; a copper rim's bulge meets only a stretch of one (a sliver
-            # is left: cutting it out of a side face the blob mostly holds already would notch it)
-            cv2.drawContours(kept, [part], -1, 0, -1)
-    kept |= core & whole
-    contours, _ = cv2.findContours(kept, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return blob
+    contours, _ = cv2.findContours((labels == at).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     grown = _blob(cfg, lab[y0:y1, x0:x1], max(contours, key=cv2.contourArea))
     if grown is None or grown.size[1] > cfg.max_footprint or grown.fill < cfg.min_fill:
         return blob
@@ -651,7 +637,9 @@ def board_window(cfg: ReaderConfig, cal: Calibration, image: Image, corner_mm: t
     mm = np.stack([corner_mm[0] + (xx + 0.5) / ppm, corner_mm[1] + (yy + 0.5) / ppm], axis=-1)
     und = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), np.linalg.inv(cal.homography)).reshape(-1, 2)
     dist = cal.lens.distort(und).reshape(ny, nx, 2).astype(np.float32)
-    return cv2.remap(image, dist[..., 0], dist[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # past the camera's image nothing is seen: black, not the edge pixels smeared outwards (a cube at the
+    # image's edge would grow a light tail)
+    return cv2.remap(image, dist[..., 0], dist[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 
 
 def cube_past_outline(cfg: ReaderConfig, cal: Calibration, image: Image, bright: NDArray[np.uint8]) -> dict[str, Any] | None:
