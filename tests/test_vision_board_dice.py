@@ -4,19 +4,16 @@ one Blender setup)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision import BoardReader, CalibrationConfig, calibrate
-import cv2
-
 from vision.config import ReaderConfig
-from dataclasses import replace
-
-from vision.geometry import START_POINTS
+from vision.geometry import START_POINTS, BoardGeometry
 from vision.read import _borrowed_shade, _face_turn, _square_centre, cube_past_outline
-from vision.geometry import BoardGeometry
 from vision.render import DIE_CLEARANCE, random_scene, random_setup, render
 from vision.sources import read_image
 
@@ -126,3 +123,30 @@ def test_a_cocked_die_whose_blob_holds_most_of_its_side_face_stays_cocked() -> N
     # bulge (tried, and dropped) notched the footprint and the cocked 3 read flat
     reader, image, truth = _reader_and_frame(600, 16, 1)
     assert sorted((d["value"], d["flat"]) for d in reader(image)["dice"]) == sorted((d["value"], d["flat"]) for d in truth["dice"])
+
+
+def test_a_bare_corner_point_in_shade_holds_no_checker() -> None:
+    # points the start position covers borrow their bare look from a point two away; in a dim corner
+    # (seed 9090909, setup 11, point 12) and beside the bar (seed 8080808, setup 25, point 8) the leather
+    # lay in a shade the borrowed look lacked, and a checker's copper shade explained it better
+    for base, k, frame in ((9090909, 11, 3), (9090909, 11, 6), (8080808, 25, 3)):
+        reader, image, truth = _reader_and_frame(base, k, frame)
+        assert reader(image)["points"] == truth["points"], (base, k, frame)
+
+
+def test_only_a_borrowed_look_is_shaded_and_only_darker() -> None:
+    reader, _, _ = _reader_and_frame(500, 0, 0)
+    cal, cfg = reader.cal, reader.cfg
+    assert cal.background is not None
+    ignore = np.zeros(cal.background.shape[:2], bool)
+    covered, bare = START_POINTS.index(5), START_POINTS.index(0)  # point 6 (start stack), point 2 (bare)
+    dim = cal.background.copy()
+    dim[..., 0] -= 25.0  # the whole board 25 darker than at calibration
+    judged = _borrowed_shade(cfg, cal, dim, ignore)
+    assert np.allclose(judged[covered], cal.background[covered], atol=1e-3)  # the shade is taken off
+    assert np.array_equal(judged[bare], dim[bare])  # a point seen bare at calibration keeps its own look
+    assert np.array_equal(_borrowed_shade(cfg, cal, cal.background + 25.0, ignore), cal.background + 25.0)  # lighter: no change
+    assert _borrowed_shade(cfg, replace(cal, bare_board_seen=True), dim, ignore) is dim
+    dark = cal.background.copy()
+    dark[..., 0] -= 100.0  # far darker than any shade: only borrowed_shade_max is taken off
+    assert np.allclose(_borrowed_shade(cfg, cal, dark, ignore)[covered, :, 0], cal.background[covered, :, 0] - 100.0 + cfg.borrowed_shade_max, atol=1e-3)

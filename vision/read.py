@@ -12,7 +12,6 @@ as occluded instead of guessed.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -199,21 +198,19 @@ def _borrowed_shade(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.fl
     explain the difference better. A checker is a local pattern; a shade lies over the whole point."""
     if cal.background is None or cal.bare_board_seen or cfg.borrowed_shade_max <= 0 or cal.background.shape != profiles.shape:
         return profiles
-    out = profiles.copy()
+    covered = [i for i, n in enumerate(START_POINTS) if n and (~ignore[i]).sum() >= 0.5 * ignore.shape[1]]
+    if not covered:
+        return profiles
     lines = len(cfg.lateral_lines)
     half = int(round(cfg.borrowed_shade_window / 2 / cfg.profile_step))
-    for i, n in enumerate(START_POINTS):
-        keep = ~ignore[i]
-        if n == 0 or keep.sum() < 0.5 * keep.size:
-            continue
-        diff = np.where(keep, profiles[i, :, 0] - cal.background[i, :, 0], np.nan).reshape(lines, -1)
-        padded = np.pad(diff, ((0, 0), (half, half)), constant_values=np.nan)
-        windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=1)  # (lines, S, window)
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # a window wholly under a die: no shade known there
-            shade = np.nanmedian(windows.transpose(1, 0, 2).reshape(diff.shape[1], -1), axis=1)
-        shade = np.clip(np.nan_to_num(shade, nan=0.0), -cfg.borrowed_shade_max, 0.0)
-        out[i, :, 0] -= np.tile(shade, lines).astype(np.float32)
+    # a sample under a die or the cube counts as unshaded: at worst less shade is taken off
+    diff = np.where(ignore[covered], 0.0, profiles[covered, :, 0] - cal.background[covered, :, 0]).reshape(len(covered), lines, -1)
+    padded = np.pad(diff, ((0, 0), (0, 0), (half, half)), mode="edge")
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=2)  # (points, lines, S, window)
+    shade = np.median(windows.transpose(0, 2, 1, 3).reshape(len(covered), diff.shape[2], -1), axis=2)  # (points, S)
+    shade = np.clip(shade, -cfg.borrowed_shade_max, 0.0)
+    out = profiles.copy()
+    out[covered, :, 0] -= np.tile(shade, (1, lines)).astype(np.float32)
     return out
 
 
