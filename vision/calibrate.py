@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -316,28 +317,33 @@ def fit_lens(cfg: CalibrationConfig, image_points: NDArray[np.float64], board_mm
     return best[1], best[2], best[0]
 
 
-def refit_on_start(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64]) -> tuple[Lens, NDArray[np.float64]]:
+def refit_on_start(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64],
+                   searches: tuple[float, ...] | None = None) -> tuple[Lens, NDArray[np.float64]]:
     """Lens and homography refitted to the start checkers themselves: thirty known marks spread over the board.
 
     The leather outline cannot measure barrel distortion; the checkers can. Keeps the given fit
-    when too few checkers are found or the refit is no better.
+    when too few checkers are found or the refit is no better. With ``searches`` (mm), one refit
+    for each, each checker looked for that far from its place, and every refit kept (the start
+    position's read-back judges the result).
     """
     geo, rcfg = cfg.reader.geometry, cfg.reader
     h, w = image.shape[:2]
-    for _ in range(cfg.refit_rounds):
+    rounds: tuple[float | None, ...] = tuple(searches) if searches else (None,) * cfg.refit_rounds
+    for search in rounds:
+        look = cfg if search is None else replace(cfg, ring_search=search)
         canon = flatten_light(rcfg, to_canonical(image, canonical_maps(lens, hom, geo, rcfg.px_per_mm)), rcfg.wood_level)
         lab = lab_image(canon)
         try:
             layout = learn_layout(cfg, lab)
         except StartPositionNotFoundError:
             return lens, hom
-        seen, want = find_start_checkers(cfg, lab[..., 0], layout)
+        seen, want = find_start_checkers(look, lab[..., 0], layout)
         if len(seen) < cfg.min_start_checkers:
             return lens, hom
         before = float(np.sqrt(((seen - want) ** 2).sum(axis=1).mean()))
         image_points = lens.distort(cv2.perspectiveTransform(seen.reshape(-1, 1, 2), np.linalg.inv(hom)).reshape(-1, 2))
         new_lens, new_hom, rms = fit_lens(cfg, image_points, want, (w, h))
-        if rms >= before * cfg.min_refit_gain:
+        if search is None and rms >= before * cfg.min_refit_gain:
             return lens, hom
         lens, hom = new_lens, new_hom
     return lens, hom
@@ -379,7 +385,11 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
         tried.append(homs)
         fits = [refit_on_start(cfg, image, lens, hom) for lens, hom in fits[:1]] + fits
         tries = fits + [(lens, rescaled(hom, geo, f, d)) for f, d in cfg.perturbations for lens, hom in fits[:1]]
-        for lens, hom in tries:
+        # last, the best fit drawn to checkers looked for farther afield: where a column is covered end
+        # to end by the two five-stacks (no leather shows there), the outline can miss it and the fit
+        # lies up to a point's width off at that end of the board
+        wide = (refit_on_start(cfg, image, lens, hom, cfg.wide_refit_searches) for lens, hom in fits[1:2] if cfg.wide_refit_searches)
+        for lens, hom in itertools.chain(tries, wide):
             try:
                 return _calibrate_on(cfg, image, lens, hom)
             except (StartPositionNotFoundError, BoardNotFoundError) as exc:  # this fit is wrong; the next may not be

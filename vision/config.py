@@ -119,6 +119,7 @@ class CalibrationConfig:
     barrel_step: float = 0.004
     refit_rounds: int = 2
     min_refit_gain: float = 0.9  # a refit must cut the checkers' misfit (mm) by at least this factor
+    wide_refit_searches: tuple[float, ...] = (14.0, 14.0, 8.0)  # mm: the last try's refits, looking ever nearer
     # ((scale x, scale y), shift mm) of the best fit, tried in turn when it does not read as the start position
     perturbations: tuple[tuple[tuple[float, float], tuple[float, float]], ...] = tuple(
         [((f, f), (0.0, 0.0)) for f in (0.97, 1.03)]
