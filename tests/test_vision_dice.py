@@ -179,3 +179,44 @@ def test_cnn_member_reads_the_input_channels_it_lists() -> None:
     logits = ConvFaceModel._logits(listed, x)
     assert np.allclose(logits, ConvFaceModel._logits(first, np.ascontiguousarray(x[..., [0, 1, 3, 4, 2]])), atol=1e-4)
     assert not np.allclose(logits, ConvFaceModel._logits(first, x), atol=1e-2)
+
+
+def test_tiles_cut_two_touching_dice_into_two_squares() -> None:
+    """Two touching dice merged into a 60x32 rectangle (turned 30 degrees) give two 30x32 cells, one on each
+    die; a single die's square region and a region far larger than a die's grid give none."""
+    from vision.dice import _tiles
+
+    cfg = DiceConfig()
+    pair = cv2.boxPoints(((100.0, 100.0), (60.0, 32.0), 30.0)).round().astype(np.int32).reshape(-1, 1, 2)
+    cells = _tiles(pair, 32.0, cfg)
+    assert len(cells) == 2
+    long_axis = np.array([np.cos(np.deg2rad(30.0)), np.sin(np.deg2rad(30.0))])
+    centres = sorted(cv2.minAreaRect(c)[0] for c in cells)
+    for (cx, cy), sign in zip(centres, (-1, 1)):
+        assert np.allclose((cx, cy), np.array([100.0, 100.0]) + sign * 15 * long_axis, atol=1.5)
+    die = cv2.boxPoints(((100.0, 100.0), (32.0, 31.0), 10.0)).round().astype(np.int32).reshape(-1, 1, 2)
+    assert _tiles(die, 32.0, cfg) == []
+    tray = cv2.boxPoints(((300.0, 300.0), (400.0, 300.0), 0.0)).round().astype(np.int32).reshape(-1, 1, 2)
+    assert _tiles(tray, 32.0, cfg) == []
+    assert _tiles(pair, 32.0, DiceConfig(tile_max=0)) == []
+
+
+@pytest.mark.parametrize("name", ["IMG_20191209_100054.jpg", "IMG_20191208_112020.jpg"])
+def test_touching_dice_in_real_photos_are_each_found(name: str) -> None:
+    """A white 1 touching another die (one merged region) is found with the rest: every labelled die
+    of these two real photos is read at its box with its value, and nothing else is reported."""
+    import json
+
+    folder = ROOT / "tests" / "data" / "dice_photos"
+    labels = json.loads((folder / "labels.json").read_text())[name]
+    image = cv2.imread(str(folder / name))
+    h, w = image.shape[:2]
+    dice = read_dice(DiceConfig(), image)
+    assert len(dice) == len(labels)
+    unmatched = list(dice)
+    for label in labels:
+        cx, cy = label["bbox_yolo_cxcywh_norm"][0] * w, label["bbox_yolo_cxcywh_norm"][1] * h
+        near = min(unmatched, key=lambda d: np.hypot(d.box[0] + d.box[2] / 2 - cx, d.box[1] + d.box[3] / 2 - cy))
+        assert np.hypot(near.box[0] + near.box[2] / 2 - cx, near.box[1] + near.box[3] / 2 - cy) < 0.03 * w
+        assert near.value == label["value"]
+        unmatched.remove(near)

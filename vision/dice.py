@@ -41,6 +41,11 @@ class DiceConfig:
     min_fill: float = 0.55  # blob area / rectangle area
     split_ratio: float = 1.6  # a blob this many times the typical die area is split
     split_depth: float = 0.33  # die cores: distance to the blob edge >= this x die side
+    tile_aspect: float = 1.5  # a region this elongated, or one to be split, is also cut into a grid of die squares
+    tile_max: int = 9  # ... of at most this many cells (0: no grid)
+    tile_max_side: float = 1.25  # ... cut across at its short side when that is below this x the typical die side
+    tile_not_die_prob: float = 0.5  # a cell is a die when its 'not a die' probability is below this
+    tile_nms_dist: float = 0.7  # ... and its centre is farther than this x die side from every die found otherwise (5-fold CV: 0.7 beat 1.0)
     face_inset: float = 0.10  # fraction of the side trimmed off the face before counting
     pip_margin: float = 0.06  # fraction of the crop side where no pip centre may lie
     pip_sigma: float = 0.05  # smoothing of the colour distance, fraction of the side
@@ -60,6 +65,7 @@ class DiceConfig:
     value_pool: int = 4  # when above 1: this many proposals (by die probability), and squares grown from the
     square_aspect: float = 1.25  # ... proposals at least this elongated, are read first in
     pick_turns: int = 1  # ... this many turns, and the value_crops read most surely (top value probability) are kept
+    value_not_die: float = 0.5  # a die whose averaged 'not a die' probability from the convolutional reader reaches this is dropped
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,12 +204,20 @@ def _typical_side(areas: list[float], cfg: DiceConfig, short: int) -> float:
 
 def die_regions(cfg: DiceConfig, image: Image) -> list[NDArray[np.int32]]:
     """Contours of single-die regions (touching dice split apart)."""
+    return _regions(cfg, image)[0]
+
+
+def _regions(cfg: DiceConfig, image: Image) -> tuple[list[NDArray[np.int32]], list[NDArray[np.int32]]]:
+    """Contours of single-die regions (touching dice split apart), and grid cells of the
+    elongated or oversized ones (:func:`_tiles`)."""
     mask = die_mask(cfg, image)
     short = min(image.shape[:2])
     contours = outer_contours(mask)
     side = _typical_side([cv2.contourArea(c) for c in contours], cfg, short)
     out: list[NDArray[np.int32]] = []
+    tiles: list[NDArray[np.int32]] = []
     for c in contours:
+        tiles += _tiles(c, side, cfg)
         if cv2.contourArea(c) > cfg.split_ratio * side * side:
             x, y, w, h = cv2.boundingRect(c)
             blob = np.zeros((h + 2, w + 2), np.uint8)
@@ -213,7 +227,35 @@ def die_regions(cfg: DiceConfig, image: Image) -> list[NDArray[np.int32]]:
                 out.extend(s + np.array([x - 1, y - 1], np.int32) for s in sub)
         else:
             out.append(c)
-    return [c for c in out if _plausible_die(cfg, c, short)]
+    return [c for c in out if _plausible_die(cfg, c, short)], [c for c in tiles if _plausible_die(cfg, c, short)]
+
+
+def _tiles(contour: NDArray[np.int32], side: float, cfg: DiceConfig) -> list[NDArray[np.int32]]:
+    """Touching dice the mask merged into one region: its fitted rectangle cut into a grid of
+    nearly square cells, about a die each (the rectangle's short side for a row of dice, else the
+    typical die side); the face filter drops the cells that are no die's face."""
+    if cfg.tile_max < 2:
+        return []
+    (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+    lo, hi = min(w, h), max(w, h)
+    if hi < cfg.tile_aspect * max(lo, 1.0) and cv2.contourArea(contour) <= cfg.split_ratio * side * side:
+        return []
+    cell = lo if lo < cfg.tile_max_side * side else side
+    nx, ny = max(1, round(w / cell)), max(1, round(h / cell))
+    if not 2 <= nx * ny <= cfg.tile_max:
+        return []
+    cw, ch = w / nx, h / ny
+    if max(cw, ch) > 1.35 * min(cw, ch):
+        return []
+    t = np.deg2rad(angle)
+    ux, uy, vx, vy = np.cos(t), np.sin(t), -np.sin(t), np.cos(t)
+    out = []
+    for i in range(nx):
+        for j in range(ny):
+            a, b = (i + 0.5) * cw - w / 2, (j + 0.5) * ch - h / 2
+            centre = (cx + a * ux + b * vx, cy + a * uy + b * vy)
+            out.append(cv2.boxPoints((centre, (cw, ch), angle)).round().astype(np.int32).reshape(-1, 1, 2))
+    return out
 
 
 def _plausible_die(cfg: DiceConfig, contour: NDArray[np.int32], short: int) -> bool:
@@ -294,10 +336,18 @@ def read_face(face: Image) -> tuple[int | None, float]:
 
 def candidate_regions(cfg: DiceConfig, image: Image) -> list[NDArray[np.int32]]:
     """Regions that may be die faces, from every proposal variant (overlaps are resolved later)."""
+    return _candidates(cfg, image)[0]
+
+
+def _candidates(cfg: DiceConfig, image: Image) -> tuple[list[NDArray[np.int32]], list[NDArray[np.int32]]]:
+    """:func:`candidate_regions`, and the grid cells of merged regions from every variant."""
     out: list[NDArray[np.int32]] = []
+    tiles: list[NDArray[np.int32]] = []
     for diff, low, high, blur in cfg.proposals:
-        out += die_regions(replace(cfg, colour_diff=diff, canny_low=low, canny_high=high, background_blur=blur), image)
-    return out
+        regions, cells = _regions(replace(cfg, colour_diff=diff, canny_low=low, canny_high=high, background_blur=blur), image)
+        out += regions
+        tiles += cells
+    return out, tiles
 
 
 def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
@@ -312,21 +362,26 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
     model = load_face_model()
     if model is None:
         return _read_dice_classic(cfg, image)
-    found = []
-    for contour in candidate_regions(cfg, image):
-        face, side = _face_crop(image, contour, cfg.face_inset)
-        probs = model.probabilities(face_features(face))[0]
-        if probs[0] < cfg.not_die_prob:
-            found.append((float(1.0 - probs[0]), cv2.minAreaRect(contour)[0], side, contour, face, probs))
-    found.sort(key=lambda f: -f[0])
+    regions, tiles = _candidates(cfg, image)
     kept: list[tuple[tuple[float, float], float, list[NDArray[np.int32]], Image, NDArray[np.float32]]] = []
-    for _, centre, side, contour, face, probs in found:
-        near = [k for k in kept if np.hypot(centre[0] - k[0][0], centre[1] - k[0][1]) < cfg.nms_dist * max(side, k[1])]
-        if near:
-            near[0][4][:] += probs  # overlapping proposals of one die vote on its value
-            near[0][2].append(contour)
-        else:
-            kept.append((centre, side, [contour], face, probs.copy()))
+    # the grid cells of merged regions come last: they only add dice no region found
+    for contours, not_die, nms in ((regions, cfg.not_die_prob, cfg.nms_dist), (tiles, cfg.tile_not_die_prob, cfg.tile_nms_dist)):
+        found = []
+        for contour in contours:
+            face, side = _face_crop(image, contour, cfg.face_inset)
+            probs = model.probabilities(face_features(face))[0]
+            if probs[0] < not_die:
+                found.append((float(1.0 - probs[0]), cv2.minAreaRect(contour)[0], side, contour, face, probs))
+        found.sort(key=lambda f: -f[0])
+        before = len(kept)
+        for _, centre, side, contour, face, probs in found:
+            near = [k for i, k in enumerate(kept) if np.hypot(centre[0] - k[0][0], centre[1] - k[0][1])
+                    < (nms if i < before else cfg.nms_dist) * max(side, k[1])]
+            if near and kept.index(near[0]) >= before:
+                near[0][4][:] += probs  # overlapping proposals of one die vote on its value
+                near[0][2].append(contour)
+            elif not near:
+                kept.append((centre, side, [contour], face, probs.copy()))
     cnn = load_cnn()
     if cnn is not None:  # the convolutional reader, over each die's best proposals and crop insets, turned and mirrored
         if cfg.value_pool > 1:
@@ -336,6 +391,8 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
         kept = [(*k[:4], r) for k, r in zip(kept, read)]
     dice: list[Die] = []
     for _, _, contours, face, votes in kept:
+        if cnn is not None and votes[0] >= cfg.value_not_die:
+            continue
         value = int(np.argmax(votes[1:])) + 1
         x, y, w, h = cv2.boundingRect(contours[0])
         light = float(np.median(cv2.cvtColor(face, cv2.COLOR_BGR2LAB)[..., 0]))
