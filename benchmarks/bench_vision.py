@@ -15,9 +15,11 @@ median ``read`` time per 1280x720 frame on one core.
 from __future__ import annotations
 
 import argparse
+import ast
 import csv
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -25,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.calibrate import calibrate  # noqa: E402
-from vision.config import CalibrationConfig  # noqa: E402
+from vision.config import CalibrationConfig, ReaderConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.read import BoardReader  # noqa: E402
 from vision.render import image_point, random_scene, random_setup, render, with_arm  # noqa: E402
@@ -128,6 +130,14 @@ def print_tally(tally: Tally, arm_frames: int, arm_flagged: int, arm_confident_w
             csv.writer(fh).writerows(rows)
 
 
+def reader_config(ap: argparse.ArgumentParser, sets: list[str]) -> ReaderConfig:
+    """The default ReaderConfig with the ``--set FIELD=VALUE`` changes (values as Python literals)."""
+    try:
+        return replace(ReaderConfig(), **{k: ast.literal_eval(v) for k, v in (f.split("=", 1) for f in sets)})
+    except (ValueError, SyntaxError, TypeError) as exc:
+        ap.error(f"--set takes ReaderConfig fields as FIELD=VALUE with a Python literal: {exc}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--setups", type=int, default=30)
@@ -135,7 +145,9 @@ def main() -> int:
     ap.add_argument("--arms", type=int, default=1, help="extra frames per setup with an arm over the board")
     ap.add_argument("--seed", type=int, default=20261121)
     ap.add_argument("--csv", type=Path)
+    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE", help="ReaderConfig fields to change for reading (Python literals)")
     args = ap.parse_args()
+    reader_cfg = reader_config(ap, args.set)
     cv2.setNumThreads(1)
     tally = Tally()
     times: list[float] = []
@@ -158,7 +170,7 @@ def main() -> int:
                 tally.add("board_checkers_all", False)
                 tally.add("board_all_all", False)
             continue
-        reader = BoardReader(cal)
+        reader = BoardReader(cal, reader_cfg)
         for f in range(args.frames + args.arms):
             fseed = seed + 2 + f
             scene = random_scene(np.random.default_rng(fseed), setup.layout)

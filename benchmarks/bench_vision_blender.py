@@ -38,7 +38,7 @@ from vision.read import BoardReader
 from vision.sources import read_image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_vision import Tally, print_tally
+from bench_vision import Tally, print_tally, reader_config
 
 DIE_MATCH_MM = 14.0
 
@@ -133,7 +133,9 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true", help="print every wrong field, frame by frame")
     ap.add_argument("--empty", action="store_true", help="calibrate with each setup's empty.jpg too (bgref calibrate --empty)")
     ap.add_argument("--csv", type=Path)
+    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE", help="ReaderConfig fields to change for reading (Python literals)")
     args = ap.parse_args()
+    reader_cfg = reader_config(ap, args.set)
     cv2.setNumThreads(1)
     dirs = setups(args.images)
     if not dirs:
@@ -169,7 +171,7 @@ def main() -> int:
             continue
         if args.verbose:
             print(f"  {desc}: calibrated")
-        reader = BoardReader(cal)
+        reader = BoardReader(cal, reader_cfg)
         for name, frame in sorted(frames.items()):
             image = read_image(d / name)
             t0 = time.perf_counter()
