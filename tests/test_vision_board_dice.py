@@ -141,9 +141,13 @@ def test_only_a_borrowed_look_is_shaded_and_only_darker() -> None:
     ignore = np.zeros(cal.background.shape[:2], bool)
     covered, bare = START_POINTS.index(5), START_POINTS.index(0)  # point 6 (start stack), point 2 (bare)
     dim = cal.background.copy()
-    dim[..., 0] -= 25.0  # the whole board 25 darker than at calibration
+    dim[..., 0] -= 25.0  # the whole board 25 darker than at calibration, and its colours duller by as much
+    dim[..., 1:] = 128.0 + (cal.background[..., 1:] - 128.0) * (dim[..., :1] / cal.background[..., :1])
     judged = _borrowed_shade(cfg, cal, dim, ignore)
-    assert np.allclose(judged[covered], cal.background[covered], atol=1e-3)  # the shade is taken off
+    assert np.allclose(judged[covered], cal.background[covered], atol=1e-3)  # the shade is taken off, dullness and all
+    only_l = _borrowed_shade(replace(cfg, borrowed_shade_chroma=False), cal, dim, ignore)
+    assert np.allclose(only_l[covered, :, 0], cal.background[covered, :, 0], atol=1e-3)
+    assert np.allclose(only_l[covered, :, 1:], dim[covered, :, 1:])
     assert np.array_equal(judged[bare], dim[bare])  # a point seen bare at calibration keeps its own look
     assert np.array_equal(_borrowed_shade(cfg, cal, cal.background + 25.0, ignore), cal.background + 25.0)  # lighter: no change
     assert _borrowed_shade(cfg, replace(cal, bare_board_seen=True), dim, ignore) is dim

@@ -208,9 +208,15 @@ def _borrowed_shade(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.fl
     padded = np.pad(diff, ((0, 0), (0, 0), (half, half)), mode="edge")
     windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=2)  # (points, lines, S, window)
     shade = np.median(windows.transpose(0, 2, 1, 3).reshape(len(covered), diff.shape[2], -1), axis=2)  # (points, S)
-    shade = np.clip(shade, -cfg.borrowed_shade_max, 0.0)
+    shade = np.tile(np.clip(shade, -cfg.borrowed_shade_max, 0.0), (1, lines)).astype(np.float32)
     out = profiles.copy()
-    out[covered, :, 0] -= np.tile(shade, (1, lines)).astype(np.float32)
+    out[covered, :, 0] -= shade
+    if cfg.borrowed_shade_chroma:
+        # less light dulls the colour as much as it darkens it (a shade scales all three channels):
+        # the a and b distances from grey are scaled back by the lightness's share too
+        bg_l = np.maximum(cal.background[covered, :, 0], 1.0)
+        share = np.clip((bg_l + shade) / bg_l, 0.2, 1.0)[..., None]
+        out[covered, :, 1:] = 128.0 + (profiles[covered, :, 1:] - 128.0) / share
     return out
 
 
