@@ -17,14 +17,12 @@ the labelled box's face is light (Lab L above a threshold) and nearly grey (low 
 from __future__ import annotations
 
 import argparse
-import ast
 import csv
 import json
 import os
 import sys
 import time
 from collections import defaultdict
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -38,6 +36,7 @@ import vision.dice  # noqa: E402
 from vision.dice import DiceConfig, Die  # noqa: E402
 from vision.dice_cnn import load_cnn  # noqa: E402
 from bench_dice_cnn_train import cv_fold_of  # noqa: E402
+from settings import with_sets  # noqa: E402
 
 DEFAULT = Path("/work/shared/data/dice-photos-top-down")
 WHITE_L = 185.0  # L (0..255) of a white face
@@ -109,10 +108,7 @@ def main() -> int:
     if args.photos == "train" and args.folds:
         fold_of = cv_fold_of(len(entries), args.folds)
         runs = [(k, [e for e, f in zip(entries, fold_of) if f == k]) for k in args.fold]
-    try:
-        cfg = replace(DiceConfig(), **{k: ast.literal_eval(v) for k, v in (f.split("=", 1) for f in args.set)})
-    except (ValueError, SyntaxError, TypeError) as exc:
-        ap.error(f"--set takes DiceConfig fields as FIELD=VALUE with a Python literal: {exc}")
+    cfg = with_sets(ap, DiceConfig(), args.set)
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # right, found, total
     extra: dict[str, int] = defaultdict(int)
     rows = []

@@ -15,11 +15,9 @@ median ``read`` time per 1280x720 frame on one core.
 from __future__ import annotations
 
 import argparse
-import ast
 import csv
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -31,6 +29,9 @@ from vision.config import CalibrationConfig, ReaderConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.read import BoardReader  # noqa: E402
 from vision.render import image_point, random_scene, random_setup, render, with_arm  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from settings import with_sets  # noqa: E402
 
 DIE_MATCH_MM = 12.0
 
@@ -130,14 +131,6 @@ def print_tally(tally: Tally, arm_frames: int, arm_flagged: int, arm_confident_w
             csv.writer(fh).writerows(rows)
 
 
-def reader_config(ap: argparse.ArgumentParser, sets: list[str]) -> ReaderConfig:
-    """The default ReaderConfig with the ``--set FIELD=VALUE`` changes (values as Python literals)."""
-    try:
-        return replace(ReaderConfig(), **{k: ast.literal_eval(v) for k, v in (f.split("=", 1) for f in sets)})
-    except (ValueError, SyntaxError, TypeError) as exc:
-        ap.error(f"--set takes ReaderConfig fields as FIELD=VALUE with a Python literal: {exc}")
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--setups", type=int, default=30)
@@ -147,7 +140,7 @@ def main() -> int:
     ap.add_argument("--csv", type=Path)
     ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE", help="ReaderConfig fields to change for reading (Python literals)")
     args = ap.parse_args()
-    reader_cfg = reader_config(ap, args.set)
+    reader_cfg = with_sets(ap, ReaderConfig(), args.set)
     cv2.setNumThreads(1)
     tally = Tally()
     times: list[float] = []

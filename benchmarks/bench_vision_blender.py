@@ -31,14 +31,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.calibrate import Calibration, calibrate, learn_empty_board
-from vision.config import CalibrationConfig
+from vision.config import CalibrationConfig, ReaderConfig
 from vision.errors import CalibrationError, VisionError
 from vision.geometry import BoardGeometry, Layout, checker_centre
 from vision.read import BoardReader
 from vision.sources import read_image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_vision import Tally, print_tally, reader_config
+from bench_vision import Tally, print_tally
+from settings import with_sets
 
 DIE_MATCH_MM = 14.0
 
@@ -135,7 +136,7 @@ def main() -> int:
     ap.add_argument("--csv", type=Path)
     ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE", help="ReaderConfig fields to change for reading (Python literals)")
     args = ap.parse_args()
-    reader_cfg = reader_config(ap, args.set)
+    reader_cfg = with_sets(ap, ReaderConfig(), args.set)
     cv2.setNumThreads(1)
     dirs = setups(args.images)
     if not dirs:

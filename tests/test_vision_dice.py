@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -60,8 +61,6 @@ def test_cli_dice(tmp_path: Path) -> None:
     code = "import sys; from referee.cli import main; sys.exit(main(sys.argv[1:]))"
     done = subprocess.run([sys.executable, "-c", code, "dice", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
-    import json
-
     out = json.loads(done.stdout)
     assert sorted(d["value"] for d in out["dice"]) == [3, 5]
     assert all(len(d["box"]) == 4 for d in out["dice"])
@@ -205,8 +204,6 @@ def test_tiles_cut_two_touching_dice_into_two_squares() -> None:
 def test_touching_dice_in_real_photos_are_each_found(name: str) -> None:
     """A white 1 touching another die (one merged region) is found with the rest: every labelled die
     of these two real photos is read at its box with its value, and nothing else is reported."""
-    import json
-
     folder = ROOT / "tests" / "data" / "dice_photos"
     labels = json.loads((folder / "labels.json").read_text())[name]
     image = cv2.imread(str(folder / name))

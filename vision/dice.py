@@ -44,6 +44,7 @@ class DiceConfig:
     tile_aspect: float = 1.5  # a region this elongated, or one to be split, is also cut into a grid of die squares
     tile_max: int = 9  # ... of at most this many cells (0: no grid)
     tile_max_side: float = 1.25  # ... cut across at its short side when that is below this x the typical die side
+    tile_cell_aspect: float = 1.35  # ... whose cells are no more elongated than this
     tile_not_die_prob: float = 0.5  # a cell is a die when its 'not a die' probability is below this
     tile_nms_dist: float = 0.7  # ... and its centre is farther than this x die side from every die found otherwise (5-fold CV: 0.7 beat 1.0)
     face_inset: float = 0.10  # fraction of the side trimmed off the face before counting
@@ -245,7 +246,7 @@ def _tiles(contour: NDArray[np.int32], side: float, cfg: DiceConfig) -> list[NDA
     if not 2 <= nx * ny <= cfg.tile_max:
         return []
     cw, ch = w / nx, h / ny
-    if max(cw, ch) > 1.35 * min(cw, ch):
+    if max(cw, ch) > cfg.tile_cell_aspect * min(cw, ch):
         return []
     t = np.deg2rad(angle)
     ux, uy, vx, vy = np.cos(t), np.sin(t), -np.sin(t), np.cos(t)
@@ -373,15 +374,15 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
             if probs[0] < not_die:
                 found.append((float(1.0 - probs[0]), cv2.minAreaRect(contour)[0], side, contour, face, probs))
         found.sort(key=lambda f: -f[0])
-        before = len(kept)
+        before = len(kept)  # dice of the pass before: a cell near one is dropped, never merged into it
         for _, centre, side, contour, face, probs in found:
-            near = [k for i, k in enumerate(kept) if np.hypot(centre[0] - k[0][0], centre[1] - k[0][1])
+            near = [i for i, k in enumerate(kept) if np.hypot(centre[0] - k[0][0], centre[1] - k[0][1])
                     < (nms if i < before else cfg.nms_dist) * max(side, k[1])]
-            if near and kept.index(near[0]) >= before:
-                near[0][4][:] += probs  # overlapping proposals of one die vote on its value
-                near[0][2].append(contour)
-            elif not near:
+            if not near:
                 kept.append((centre, side, [contour], face, probs.copy()))
+            elif near[0] >= before:
+                kept[near[0]][4][:] += probs  # overlapping proposals of one die vote on its value
+                kept[near[0]][2].append(contour)
     cnn = load_cnn()
     if cnn is not None:  # the convolutional reader, over each die's best proposals and crop insets, turned and mirrored
         if cfg.value_pool > 1:
