@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.calibrate import calibrate  # noqa: E402
 from vision.config import CalibrationConfig, ReaderConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
+from vision.geometry import BoardGeometry, surface_height  # noqa: E402
 from vision.read import BoardReader  # noqa: E402
 from vision.render import image_point, random_scene, random_setup, render, with_arm  # noqa: E402
 
@@ -36,9 +37,10 @@ from settings import with_sets  # noqa: E402
 DIE_MATCH_MM = 12.0
 
 
-def to_reader_frame(setup, cal, xy):
-    """A renderer-canonical position in the calibrated reader's canonical frame (which may be turned)."""
-    px = np.array([image_point(setup, xy)])
+def to_reader_frame(setup, cal, xy, height=0.0):
+    """A renderer-canonical position (``height`` mm above the leather) in the calibrated reader's canonical
+    frame (which may be turned), where the camera sees it."""
+    px = np.array([image_point(setup, xy, height)])
     und = cal.lens.undistort(px)
     return cv2.perspectiveTransform(und.reshape(1, 1, 2), cal.homography)[0, 0]
 
@@ -49,7 +51,8 @@ def match_dice(setup, cal, truth_specs, reading):
     out = []
     for spec in truth_specs:
         best, best_d = None, DIE_MATCH_MM
-        sx, sy = to_reader_frame(setup, cal, spec.xy)
+        geo = BoardGeometry()
+        sx, sy = to_reader_frame(setup, cal, spec.xy, surface_height(geo, spec.xy) + geo.die_edge / 2)  # the die's middle
         for i, (d, xy) in enumerate(read):
             dist = float(np.hypot(xy[0] - sx, xy[1] - sy))
             if dist < best_d:

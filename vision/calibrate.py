@@ -338,7 +338,7 @@ def refit_on_start(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArra
         except StartPositionNotFoundError:
             return lens, hom
         seen, want = find_start_checkers(look, lab[..., 0], layout)
-        if len(seen) < cfg.min_start_checkers:
+        if len(seen) < (cfg.min_start_checkers if search is None else cfg.min_wide_checkers):
             return lens, hom
         before = float(np.sqrt(((seen - want) ** 2).sum(axis=1).mean()))
         image_points = lens.distort(cv2.perspectiveTransform(seen.reshape(-1, 1, 2), np.linalg.inv(hom)).reshape(-1, 2))
@@ -355,7 +355,7 @@ def refit_on_start(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArra
 def camera_of(cfg: CalibrationConfig, cal: Calibration) -> dict[str, Any]:
     """The camera's tilt off vertical and height over the board, as the calibration implies them
     (``focal`` says whether the lens's focal length was measured from the image or assumed)."""
-    pose, measured = estimate_pose(cal.homography, cal.image_size, cfg.focal_per_width * cal.image_size[0])
+    pose, measured = estimate_pose(cal.homography, cal.image_size, cfg.reader.focal_per_width * cal.image_size[0])
     return {"tilt_deg": round(pose.tilt_deg, 1), "height_mm": round(pose.height), "focal_px": round(pose.focal),
             "focal": "measured" if measured else "assumed"}
 

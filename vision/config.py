@@ -16,6 +16,7 @@ class ReaderConfig:
     geometry: BoardGeometry = field(default_factory=BoardGeometry)
     pips: PipConfig = field(default_factory=PipConfig)  # how a die's face crop is read
     px_per_mm: float = 2.0  # resolution of the canonical top-down image
+    focal_per_width: float = 0.77  # focal length / image width when the image cannot tell: Camera Module 3, 66° across
     profile_length: float = 150.0  # mm sampled along each point from its base (half the depth: the opposite stack starts there)
     profile_step: float = 1.0  # mm between samples
     strip_half_width: float = 1.5  # mm either side of each sampled line
@@ -62,10 +63,15 @@ class ReaderConfig:
     die_crop_px: int = 48  # a die's top face is resampled to this square for counting pips
     blob_min_side: float = 8.0  # mm: smaller light blobs are highlights (a cube may be partly hidden)
     die_min_side: float = 13.0  # mm (two touching copper rims make thinner bright slivers)
+    tipped_min_side: float = 11.5  # mm: a narrower blob may still be a die whose top is foreshortened by its tilt (cocked) ...
+    tipped_min_long: float = 15.0  # ... when it is a die's length the other way
     die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)
     cube_past_outline: float = 40.0  # mm past the board's long sides that a cube on the frame may seem to lie at
+    frame_die_slack: float = 4.0  # mm: a die seen past the outline is one on the frame when its base lies this near the frame
     cube_past_contrast: float = 20.0  # Lab L by which the cube there is lighter than most of the band (frame, table)
     cube_patch: float = 1.3  # half-side of the patch the cube is read on, in cube edges
+    cube_min_seen: float = 0.9  # share of the cube's face that must lie in the camera's image to be read
+    cube_face_tries: int = 3  # places on the patch the face of a cube cut by the outline is read at
     cube_face_share: float = 0.8  # of the lightest lightness on that patch that the cube's face has
     cube_ring: float = 0.25  # band around the cube's square, in cube edges, that should not look like its face
     cube_numeral_close: float = 5.0  # mm: closing that fills the numerals' ink into the cube's face
@@ -75,16 +81,19 @@ class ReaderConfig:
     cube_angles: tuple[float, ...] = (-5.0, 0.0, 5.0)  # tried about the cube outline's turn, on top of 90° turns
     cube_ink_depth: float = 0.45  # numerals are this much darker than the cube's face
     cube_min_score: float = 0.05  # numeral template correlation that makes a blob the cube
+    cube_sure: float = 0.6  # a match this good off the playing surface needs no further look
     min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
-    flat_max_aspect: float = 1.22  # a cocked die's footprint is longer
     side_min_lightness: float = 35.0  # Lab L above the local board that a die's dimmer side face still has
     side_max_chroma: float = 40.0  # and its L1 chroma
+    side_grey_chroma: float = -1.0  # L1 chroma below which a pixel not much darker than the board is a side face in shade
+    side_grey_lightness: float = -10.0  # Lab L: how much darker than the board such a grey pixel may be
     footprint_open: float = 8.0  # mm: opening that trims thin spurs off a die's footprint before it is judged
-    cocked_min_fill: float = 0.82  # and a clean rectangle (a flat die with a highlight stuck to it is not)
-    cocked_min_area: float = 325.0  # mm²: a footprint this large is a cocked die however it is cut (a flat one is 16 x 16)
+    cocked_min_fill: float = 0.78  # and is a clean rectangle (a flat die with a copper highlight fused to it is not)
+    cocked_excess: float = 1.5  # mm: a footprint reaching this much past where a flat die's can along a side is a cocked die's
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre
+    tipped_faces_always: bool = False  # a die judged flat is also tried with a cocked die's foreshortened faces
     cocked_face_shares: tuple[float, ...] = (0.8, 0.9)  # a cocked die's top face is foreshortened to these shares of its edge
     alike_distance: float = 4.5  # inlay and leather closer than this (in class spreads) cannot be told apart: a checker 8 mm
     # above the leather catches the lamp differently (a warm lamp's hotspot put the same leather 3.1 apart; Blender tuning seed)
@@ -109,14 +118,14 @@ class CalibrationConfig:
     inlay_radius: float = 0.5  # radius sampled as inlay
     min_occupancy_contrast: float = 1.1  # texture ratio occupied / empty points at the start
     min_inlay_separation: float = 12.0  # Lab distance between dark and light inlays
-    # the camera's pose, reported to check the mount
-    focal_per_width: float = 0.77  # focal length / image width when the image cannot tell: Camera Module 3, 66° across
+    # the camera's pose, reported to check the mount (the lens's focal length prior is the reader's)
     max_tilt_deg: float = 18.0  # warned about beyond this tilt (the design limit is 15°; the estimate errs by up to 3°)
     # the lens, fitted to the start checkers' rims
     ring_margin: float = 3.0  # mm of board around the rim in its template
     ring_search: float = 8.0  # mm a start checker is looked for around its place
     ring_min_score: float = 0.3  # rim template correlation that counts as found
     min_start_checkers: int = 16  # of the 30 (first layer), needed to refit the lens
+    min_wide_checkers: int = 12  # the same for a wide refit, which the start position's read-back judges anyway
     max_barrel: float = 0.2  # barrel coefficient search range (normalised by the image's longer side)
     barrel_step: float = 0.004
     refit_rounds: int = 2

@@ -33,6 +33,9 @@ class BoardGeometry:
     die_edge: float = 16.0
     cube_edge: float = 20.0
     layer_offset: float = 10.0  # a second/third-layer checker sits this much further along the point
+    # heights above the leather (the spec gives none; a medium set's): where a die or the cube rests off the points
+    frame_height: float = 12.0
+    bar_height: float = 10.0
 
     @property
     def width(self) -> float:
@@ -136,6 +139,16 @@ def half_of(geo: BoardGeometry, layout: Layout, xy: tuple[float, float]) -> str:
     right = x > b1
     home_on_right = layout.home_right == layout.dark_bottom  # turning the board moves the home side too
     return "home" if right == home_on_right else "outer"
+
+
+def surface_height(geo: BoardGeometry, xy: tuple[float, float]) -> float:
+    """Height above the leather of what lies at ``xy`` rests on: the leather, the bar ridge or the frame."""
+    x, y = xy
+    f = geo.frame
+    if not (f <= y <= geo.depth - f) or not (f <= x <= geo.width - f):
+        return geo.frame_height
+    b0, b1 = geo.bar_x
+    return geo.bar_height if b0 <= x <= b1 else 0.0
 
 
 def side_of(geo: BoardGeometry, layout: Layout, xy: tuple[float, float]) -> str:

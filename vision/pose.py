@@ -81,3 +81,36 @@ def estimate_pose(hom: NDArray[np.float64], size: tuple[int, int], prior_focal: 
     if measured is not None and first.tilt_deg >= min_tilt_deg and 1 / max_ratio < measured / prior_focal < max_ratio:
         return camera_pose(hom, size, measured), True
     return first, False
+
+
+@dataclass(frozen=True, slots=True)
+class Viewpoint:
+    """Where the camera's eye is over the canonical plane, for placing what stands above the board.
+
+    ``nadir`` is the camera's foot (canonical mm), ``height`` its height over the canonical plane
+    (mm), and ``plane`` the height of that plane above the leather (mm): calibration fits the
+    homography to the start checkers' tops. Heights passed to :meth:`project` are above the leather.
+    """
+
+    nadir: tuple[float, float]
+    height: float
+    plane: float
+
+    def project(self, xy: NDArray[np.float64], z: NDArray[np.float64] | float) -> NDArray[np.float64]:
+        """Where points at canonical ``xy`` (..., 2), ``z`` mm above the leather, are seen on the canonical plane."""
+        rise = np.asarray(z, np.float64) - self.plane
+        scale = self.height / np.maximum(self.height - rise, 1.0)
+        nadir = np.asarray(self.nadir, np.float64)
+        return nadir + (np.asarray(xy, np.float64) - nadir) * np.expand_dims(scale, -1)
+
+    def lift(self, xy: NDArray[np.float64] | tuple[float, float], base: float, top: float) -> NDArray[np.float64]:
+        """How far (mm, as a vector on the canonical plane) the top of something standing at ``xy`` from
+        ``base`` to ``top`` mm above the leather is seen from its base: its parallax."""
+        p = np.asarray(xy, np.float64)
+        return self.project(p, top) - self.project(p, base)
+
+
+def viewpoint(hom: NDArray[np.float64], size: tuple[int, int], prior_focal: float, plane: float) -> Viewpoint:
+    """The camera's :class:`Viewpoint` from a calibration's homography (see :func:`estimate_pose`)."""
+    pose, _ = estimate_pose(hom, size, prior_focal)
+    return Viewpoint(pose.nadir, pose.height, plane)

@@ -25,9 +25,10 @@ from vision.calibrate import Calibration, warp_maps
 from vision.config import ReaderConfig
 from vision.dice import fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
-from vision.geometry import START_POINTS, BoardGeometry, Layout, half_of, point_axis, side_of
+from vision.geometry import START_POINTS, BoardGeometry, Layout, half_of, point_axis, side_of, surface_height
 from vision.numerals import numeral_mask
 from vision.pips import read_pips
+from vision.pose import Viewpoint, viewpoint
 from vision.profiles import (
     ColourClass,
     flatten_light,
@@ -316,7 +317,11 @@ class WhiteBlob:
     grown: WhiteBlob | None = None  # a die's whole footprint, dimmer faces and all (see die_footprint)
 
     def die_like(self, cfg: ReaderConfig) -> bool:
-        return cfg.die_min_side <= self.size[0] <= cfg.die_max_side and self.fill >= cfg.min_fill
+        return (self.narrow(cfg) or cfg.die_min_side <= self.size[0] <= cfg.die_max_side) and self.fill >= cfg.min_fill
+
+    def narrow(self, cfg: ReaderConfig) -> bool:
+        """Too narrow for a flat die's top, but as long: the top of a cocked die, foreshortened by its tilt."""
+        return cfg.tipped_min_side <= self.size[0] < cfg.die_min_side and self.size[1] >= cfg.tipped_min_long
 
 @lru_cache(maxsize=4)
 def off_surface(cfg: ReaderConfig) -> NDArray[np.bool_]:
@@ -376,9 +381,16 @@ def _morph(mask: NDArray[np.uint8], op: int, mm: float, ppm: float) -> NDArray[n
     return cv2.morphologyEx(mask, op, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
-def _densest_square(mask: NDArray[Any], edge: int, ring: int = 0) -> tuple[int, int]:
+def _densest_square(mask: NDArray[Any], edge: int, ring: int = 0, near: tuple[float, float, float] | None = None) -> tuple[int, int]:
     """Pixel where an ``edge``-sided square covers most of ``mask``; with ``ring``, less the share of
-    ``mask`` in the ``ring``-wide band around the square (a light table is light all round, the cube is not)."""
+    ``mask`` in the ``ring``-wide band around the square (a light table is light all round, the cube is not);
+    with ``near`` (x, y, radius in pixels), only squares centred within that circle."""
+    return _densest_squares(mask, edge, ring, near, 1)[0]
+
+
+def _densest_squares(mask: NDArray[Any], edge: int, ring: int, near: tuple[float, float, float] | None,
+                     count: int) -> list[tuple[int, int]]:
+    """The ``count`` best such squares, each at least half an edge from the better ones."""
     m = mask.astype(np.float32)
     score = cv2.boxFilter(m, -1, (edge, edge), normalize=False, borderType=cv2.BORDER_CONSTANT)
     if ring > 0:  # shares of what lies inside the image: past its border nothing is known
@@ -388,8 +400,17 @@ def _densest_square(mask: NDArray[Any], edge: int, ring: int = 0) -> tuple[int, 
         inner_n, outer_n = box(seen, edge), box(seen, edge + 2 * ring)
         outer = box(m, edge + 2 * ring)
         score = score / np.maximum(inner_n, 1) - (outer - score) / np.maximum(outer_n - inner_n, 1)
-    iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
-    return int(ix), int(iy)
+    yy, xx = np.ogrid[: score.shape[0], : score.shape[1]]
+    if near is not None:
+        score = np.where((xx - near[0]) ** 2 + (yy - near[1]) ** 2 <= near[2] ** 2, score, -np.inf)
+    out = []
+    for _ in range(count):
+        iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+        if out and not np.isfinite(score[iy, ix]):
+            break
+        out.append((int(ix), int(iy)))
+        score = np.where((xx - ix) ** 2 + (yy - iy) ** 2 < (edge / 2) ** 2, -np.inf, score)
+    return out
 
 
 def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32]) -> WhiteBlob | None:
@@ -511,7 +532,10 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     x0, y0, x1, y1 = max(0, cx - reach), max(0, cy - reach), min(w, cx + reach), min(h, cy + reach)
     win = lab[y0:y1, x0:x1]
     chroma = cv2.absdiff(win[..., 1], 128).astype(np.int16) + cv2.absdiff(win[..., 2], 128)
-    loose = ((win[..., 0] > base[y0:y1, x0:x1] + cfg.side_min_lightness) & (chroma < cfg.side_max_chroma)).astype(np.uint8)
+    lift = win[..., 0].astype(np.float32) - base[y0:y1, x0:x1]
+    # a side face is lit less than the top, but it is white: lighter than the board, or grey where the board is coloured
+    loose = (((lift > cfg.side_min_lightness) & (chroma < cfg.side_max_chroma))
+             | ((lift > cfg.side_grey_lightness) & (chroma < cfg.side_grey_chroma))).astype(np.uint8)
     cv2.drawContours(loose, [blob.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
     loose = _morph(_morph(loose, cv2.MORPH_CLOSE, cfg.white_close, ppm), cv2.MORPH_OPEN, cfg.white_open, ppm)
     n, labels = cv2.connectedComponents(loose)
@@ -527,23 +551,33 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     return replace(blob, grown=footprint)
 
 
-def _trimmed(cfg: ReaderConfig, contour: NDArray[np.int32]) -> tuple[float, float, float, float]:
-    """(area mm², short mm, long mm, fill) of an outline without its thin spurs (a copper highlight
-    the closing bridged to a die is no part of its footprint)."""
-    ppm = cfg.px_per_mm
-    opened = _opened_outline(cfg, contour, cfg.footprint_open)
-    c = contour if opened is None else opened
-    (_, (rw, rh), _) = cv2.minAreaRect(c)
-    area = float(cv2.contourArea(c))
-    short, long = sorted((rw / ppm, rh / ppm))
-    return area / ppm ** 2, short, long, area / max(rw * rh, 1.0)
-
-
-def is_flat(cfg: ReaderConfig, blob: WhiteBlob) -> bool:
-    """A cocked die shows a side face too: its footprint is a longer clean rectangle, or simply larger."""
-    area, short, long, fill = _trimmed(cfg, blob.contour)
-    elongated = long / max(short, 1e-3) > cfg.flat_max_aspect and fill >= cfg.cocked_min_fill
-    return not (elongated or area > cfg.cocked_min_area)
+def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[float, float] | None = None) -> bool:
+    """Whether a die lies flat: a cocked one shows a side face that reaches farther along one of its
+    sides than a flat die's footprint can. That footprint is its top face (seen a little larger for
+    standing nearer the camera) and the side faces parallax shows on the camera's side, as wide as
+    the top is seen shifted from the base. Thin spurs (a copper highlight the closing bridged to the
+    die) are trimmed off first, and a footprint that is no clean rectangle is not taken for a cocked die's."""
+    geo, ppm = cfg.geometry, cfg.px_per_mm
+    if blob.narrow(cfg):
+        return False  # its light top face is too narrow for a flat die's: tilted
+    footprint = blob.grown or blob
+    opened = _opened_outline(cfg, footprint.contour, cfg.footprint_open)
+    outline = footprint.contour if opened is None else opened
+    (_, (w, h), _) = cv2.minAreaRect(outline)
+    if cv2.contourArea(outline) < cfg.cocked_min_fill * w * h:
+        return True  # no clean rectangle: a copper highlight fused to a flat die, not a side face
+    points = outline.reshape(-1, 2) / ppm
+    at = blob.centre if centre is None else centre  # canonical mm
+    base = surface_height(geo, at)
+    rise = base + geo.die_edge - view.plane
+    top = geo.die_edge * view.height / max(view.height - rise, 1.0)
+    lift = view.lift(np.asarray(at), base, base + geo.die_edge)
+    a = np.deg2rad(blob.angle)  # the light blob's turn: mostly the top face's
+    excess = -np.inf
+    for axis in (np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])):
+        along = points @ axis
+        excess = max(excess, float(along.max() - along.min()) - top - abs(float(lift @ axis)))
+    return excess <= cfg.cocked_excess
 
 
 def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: bool) -> tuple[int | None, float]:
@@ -557,7 +591,8 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
     """
     (cx, cy), (w, h), ang = cv2.minAreaRect(footprint.contour)
     edge = cfg.geometry.die_edge * cfg.px_per_mm
-    faces = [(edge, edge)] if flat else [f for c in cfg.cocked_face_shares for f in ((edge, edge * c), (edge * c, edge))]
+    tipped = [f for c in cfg.cocked_face_shares for f in ((edge, edge * c), (edge * c, edge))]
+    faces = ([(edge, edge)] + (tipped if cfg.tipped_faces_always else [])) if flat else tipped
     theta = np.deg2rad(ang)
     axes = (np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)]))
     step = cfg.face_search_step * cfg.px_per_mm
@@ -575,17 +610,20 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
     return best[1], best[2]
 
 
-def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob) -> dict[str, Any]:
-    """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped)."""
+def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
+             at: tuple[float, float] | None = None) -> dict[str, Any]:
+    """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped).
+    ``at`` is the blob's centre in canonical mm when ``raw`` is another window than the canonical image."""
     footprint = blob.grown or blob
-    flat = is_flat(cfg, footprint)
+    centre = blob.centre if at is None else at
+    flat = is_flat(cfg, blob, view, centre)
     value, conf = read_top_face(cfg, raw, footprint, flat)
     return {
         "value": value,
         "flat": bool(flat),
-        "half": half_of(cfg.geometry, cal.layout, blob.centre),
+        "half": half_of(cfg.geometry, cal.layout, centre),
         "confidence": round(conf, 3),
-        "xy_mm": [round(blob.centre[0], 1), round(blob.centre[1], 1)],
+        "xy_mm": [round(centre[0], 1), round(centre[1], 1)],
     }
 
 
@@ -634,39 +672,107 @@ def board_patch(cfg: ReaderConfig, cal: Calibration, image: Image, centre_mm: tu
 def board_window(cfg: ReaderConfig, cal: Calibration, image: Image, corner_mm: tuple[float, float],
                  size_mm: tuple[float, float]) -> Image:
     """A top-down rectangle of the camera image (top-left ``corner_mm``, ``size_mm``) on the canonical plane."""
+    return _remap_window(image, window_maps(cfg, cal, corner_mm, size_mm))
+
+
+def _remap_window(image: Image, maps: Maps) -> Image:
+    # past the camera's image nothing is seen: black, not the edge pixels smeared outwards (a cube at the
+    # image's edge would grow a light tail)
+    return cv2.remap(image, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+
+def window_maps(cfg: ReaderConfig, cal: Calibration, corner_mm: tuple[float, float], size_mm: tuple[float, float]) -> Maps:
+    """Where each pixel of a top-down window of the canonical plane lies in the camera image (for cv2.remap)."""
     ppm = cfg.px_per_mm
     nx, ny = int(round(size_mm[0] * ppm)), int(round(size_mm[1] * ppm))
     yy, xx = np.mgrid[0:ny, 0:nx].astype(np.float64)
     mm = np.stack([corner_mm[0] + (xx + 0.5) / ppm, corner_mm[1] + (yy + 0.5) / ppm], axis=-1)
     und = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), np.linalg.inv(cal.homography)).reshape(-1, 2)
     dist = cal.lens.distort(und).reshape(ny, nx, 2).astype(np.float32)
-    # past the camera's image nothing is seen: black, not the edge pixels smeared outwards (a cube at the
-    # image's edge would grow a light tail)
-    return cv2.remap(image, dist[..., 0], dist[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    return np.ascontiguousarray(dist[..., 0]), np.ascontiguousarray(dist[..., 1])
 
 
-def cube_past_outline(cfg: ReaderConfig, cal: Calibration, image: Image, bright: NDArray[np.uint8]) -> dict[str, Any] | None:
-    """The cube on the frame of a player's side, looked for in a band that reaches past the board's
-    outline: the cube's top stands two heights (frame and cube) above the plane the calibration
-    maps, so a tilted camera sees it shifted outwards, often off the board altogether."""
-    geo, ppm = cfg.geometry, cfg.px_per_mm
+@dataclass(frozen=True, slots=True)
+class OutlineBand:
+    """A strip along one of the board's long sides reaching past its outline, warped from the camera image:
+    what stands on the frame there is seen shifted outwards, often off the canonical image."""
+
+    y0: float  # canonical mm of the strip's top edge
+    image: Image  # BGR, the reader's resolution
+    blobs: tuple[WhiteBlob, ...]  # light, die- or cube-sized blobs, in the strip's own pixels and mm
+
+
+def band_maps(cfg: ReaderConfig, cal: Calibration) -> list[tuple[float, Maps]]:
+    """(top edge mm, warp maps) of the two long sides' strips past the outline."""
+    geo = cfg.geometry
     reach = cfg.cube_past_outline
-    found = []
-    for y0 in (-reach, geo.depth - geo.frame):  # the two long sides, where the players sit
-        window = board_window(cfg, cal, image, (0.0, y0), (geo.width, reach + geo.frame))
+    return [(y0, window_maps(cfg, cal, (0.0, y0), (geo.width, reach + geo.frame))) for y0 in (-reach, geo.depth - geo.frame)]
+
+
+def outline_bands(cfg: ReaderConfig, cal: Calibration, image: Image, maps: list[tuple[float, Maps]] | None = None) -> list[OutlineBand]:
+    """The two long sides' strips, where the players sit (the cube's place when owned; dice that miss the board)."""
+    out = []
+    for y0, m in (maps if maps is not None else band_maps(cfg, cal)):
+        window = _remap_window(image, m)
         lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB)
         lightness = lab[..., 0].astype(np.float32)
         chroma = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
         ground = float(np.percentile(lightness, 75))  # frame or table, whichever is the lighter there
         light = ((lightness > ground + cfg.cube_past_contrast) & (chroma < cfg.cube_max_chroma)).astype(np.uint8)
-        for blob in white_blobs(cfg, cal, lab, light):
-            if not cfg.die_min_side <= blob.size[0] <= blob.size[1] <= cfg.max_footprint:
-                continue
-            shift = np.array([0, int(round(y0 * ppm))], np.int32)
-            moved = replace(blob, centre=(blob.centre[0], blob.centre[1] + y0), contour=blob.contour + shift)
-            found.append(read_cube(cfg, cal, image, moved, bright))
+        blobs = tuple(b for b in white_blobs(cfg, cal, lab, light) if cfg.die_min_side <= b.size[0] <= b.size[1] <= cfg.max_footprint)
+        out.append(OutlineBand(y0, window, blobs))
+    return out
+
+
+def _on_canonical(cfg: ReaderConfig, band: OutlineBand, blob: WhiteBlob) -> WhiteBlob:
+    """A band's blob in canonical mm and pixels (its pixels may lie past the canonical image)."""
+    shift = np.array([0, int(round(band.y0 * cfg.px_per_mm))], np.int32)
+    return replace(blob, centre=(blob.centre[0], blob.centre[1] + band.y0), contour=blob.contour + shift)
+
+
+def cube_past_outline(cfg: ReaderConfig, cal: Calibration, image: Image, bright: NDArray[np.uint8],
+                      bands: list[OutlineBand] | None = None) -> dict[str, Any] | None:
+    """The cube on the frame of a player's side, looked for in the strips that reach past the board's
+    outline: the cube's top stands two heights (frame and cube) above the plane the calibration
+    maps, so a tilted camera sees it shifted outwards, often off the board altogether."""
+    found = [read_cube(cfg, cal, image, _on_canonical(cfg, band, blob), bright)
+             for band in (bands if bands is not None else outline_bands(cfg, cal, image)) for blob in band.blobs]
     found = [c for c in found if c["confidence"] >= cfg.cube_min_score]
     return max(found, key=lambda c: c["confidence"]) if found else None
+
+
+def on_long_frame(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
+    """Whether canonical ``xy`` lies on (or past) the frame along a long side."""
+    geo = cfg.geometry
+    return not geo.frame <= xy[1] <= geo.depth - geo.frame
+
+
+def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, bands: list[OutlineBand],
+                      cube: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Dice on the frame of a long side, read in the strips past the outline: a die there stands the frame's
+    height over the board and is seen shifted outwards, cut by the canonical image's edge."""
+    geo = cfg.geometry
+    dice = []
+    for band in bands:
+        for blob in band.blobs:
+            if not blob.die_like(cfg):
+                continue
+            seen = _on_canonical(cfg, band, blob)
+            if not on_long_frame(cfg, seen.centre):
+                continue  # on the playing surface: the canonical image holds it whole
+            if _is_cube(cfg, cube, seen.centre):
+                continue
+            # where it stands: its top is seen, and a die there rests on the frame
+            rise = geo.frame_height + geo.die_edge - view.plane
+            nadir = np.asarray(view.nadir)
+            y = float(nadir[1] + (seen.centre[1] - nadir[1]) * (view.height - rise) / view.height)
+            if not -cfg.frame_die_slack <= y <= geo.frame + cfg.frame_die_slack and not (
+                    geo.depth - geo.frame - cfg.frame_die_slack <= y <= geo.depth + cfg.frame_die_slack):
+                continue
+            die = read_die(cfg, cal, band.image, blob, view, at=seen.centre)
+            if die["value"] is not None:  # past the outline lies the table: a light patch with no pips is no die
+                dice.append(die)
+    return dice
 
 
 def _face_mask(cfg: ReaderConfig, patch: Image) -> NDArray[np.uint8]:
@@ -679,10 +785,16 @@ def _face_mask(cfg: ReaderConfig, patch: Image) -> NDArray[np.uint8]:
 
 def _square_centre(cfg: ReaderConfig, face: NDArray[np.uint8]) -> tuple[float, float]:
     """Pixel where a cube-sized square covers most of the light face mask and its surround least
-    (the numerals break the face up; a light table beside the frame is light all round)."""
+    (the numerals break the face up; a light table beside the frame is light all round), within a
+    cube's edge of the patch's middle, where the blob that led to it lies."""
+    return _square_centres(cfg, face, 1)[0]
+
+
+def _square_centres(cfg: ReaderConfig, face: NDArray[np.uint8], count: int) -> list[tuple[float, float]]:
+    """The ``count`` best such places (a pale table beside the cube can score as well as its face)."""
     edge = int(round(cfg.geometry.cube_edge * cfg.px_per_mm))
-    ix, iy = _densest_square(face, edge, ring=max(1, int(round(edge * cfg.cube_ring))))
-    return float(ix), float(iy)
+    mid = ((face.shape[1] - 1) / 2, (face.shape[0] - 1) / 2, float(edge))
+    return [(float(x), float(y)) for x, y in _densest_squares(face, edge, max(1, int(round(edge * cfg.cube_ring))), mid, count)]
 
 
 def _face_turn(cfg: ReaderConfig, face: NDArray[np.uint8], centre: tuple[float, float]) -> float | None:
@@ -706,20 +818,52 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
     """The cube's face value by matching numeral templates, turned as the cube's outline is.
 
     Read on a patch of the camera image around the blob, so a cube whose top overhangs the
-    board's outline is read whole.
+    board's outline is read whole; where the outline cuts the blob, the face is looked for on
+    the patch, at the few likeliest places, and the one whose numeral matches best is kept.
     """
     ppm = cfg.px_per_mm
-    half = cfg.geometry.cube_edge * cfg.cube_patch
-    patch = board_patch(cfg, cal, image, blob.centre, half)
+    bx, by, bw, bh = cv2.boundingRect(blob.contour)
+    whole = bx > 1 and by > 1 and bx + bw < bright.shape[1] - 1 and by + bh < bright.shape[0] - 1
+    # a blob the outline cuts may hold only the cube's side: its face may lie up to an edge away
+    half = cfg.geometry.cube_edge * (cfg.cube_patch if whole else cfg.cube_patch + 1.0)
+    maps = window_maps(cfg, cal, (blob.centre[0] - half, blob.centre[1] - half), (2 * half, 2 * half))
+    patch = _remap_window(image, maps)
     x0, y0 = blob.centre[0] * ppm - half * ppm, blob.centre[1] * ppm - half * ppm  # the patch's corner, canonical pixels
     face = _face_mask(cfg, patch)
-    bx, by, bw, bh = cv2.boundingRect(blob.contour)
-    if bx > 1 and by > 1 and bx + bw < bright.shape[1] - 1 and by + bh < bright.shape[0] - 1:
+    if whole:
         cx, cy = _cube_centre(cfg, bright, blob)  # wholly on the canonical image: its light mask is the better guide
+        places = [(cx - x0, cy - y0)]
     else:  # cut by the board's outline: find the whole face on the patch
-        px, py = _square_centre(cfg, face)
-        cx, cy = x0 + px, y0 + py
-    px, py = cx - x0, cy - y0
+        places = _square_centres(cfg, face, cfg.cube_face_tries)
+    h, w = image.shape[:2]
+    seen = ((maps[0] >= 0) & (maps[0] <= w - 1) & (maps[1] >= 0) & (maps[1] <= h - 1)).astype(np.float32)
+    edge = cfg.geometry.cube_edge * ppm
+    places = [p for p in places if _share_seen(seen, p, edge) >= cfg.cube_min_seen] or places[:0]
+    if not places:  # the face lies past the camera's image: nothing to read
+        return {"value": None, "position": None, "confidence": 0.0, "xy_mm": [round(blob.centre[0], 1), round(blob.centre[1], 1)]}
+    best, best_face, (px, py) = max((_read_numeral(cfg, patch, face, blob, p) + (p,) for p in places), key=lambda r: r[0])
+    cx, cy = x0 + px, y0 + py
+    geo = cfg.geometry
+    centre = _is_centre(cfg, (cx / ppm, cy / ppm))
+    value = 1 if (best_face == 64 and centre) else best_face
+    position = "centre" if centre else side_of(geo, cal.layout, (cx / ppm, cy / ppm))
+    return {"value": value, "position": position, "confidence": round(max(best, 0.0), 3),
+            "xy_mm": [round(cx / ppm, 1), round(cy / ppm, 1)]}
+
+
+def _share_seen(seen: NDArray[np.float32], at: tuple[float, float], edge: float) -> float:
+    """Share of the face-sized square at ``at`` (on the patch) that lies in the camera's image."""
+    h = int(round(edge / 2))
+    x, y = int(round(at[0])), int(round(at[1]))
+    window = seen[max(0, y - h):y + h, max(0, x - h):x + h]
+    return float(window.mean()) if window.size else 0.0
+
+
+def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob: WhiteBlob,
+                  at: tuple[float, float]) -> tuple[float, int | None]:
+    """(best template correlation, its face) of the cube's face centred at patch pixel ``at``."""
+    ppm = cfg.px_per_mm
+    px, py = at
     side = cfg.geometry.cube_edge * ppm * cfg.cube_crop
     size = int(round(cfg.geometry.cube_edge * ppm))
     margin = int(round(size * cfg.cube_search))
@@ -734,16 +878,11 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
         paper = float(np.percentile(grey, 90))
         ink = np.clip((paper - grey) / max(paper * cfg.cube_ink_depth, 1.0), 0, 1).astype(np.float32)
-        for face, tmpl in templates:
+        for value, tmpl in templates:
             score = float(cv2.matchTemplate(ink, tmpl, cv2.TM_CCOEFF_NORMED).max())
             if score > best:
-                best, best_face = score, face
-    geo = cfg.geometry
-    centre = _is_centre(cfg, (cx / ppm, cy / ppm))
-    value = 1 if (best_face == 64 and centre) else best_face
-    position = "centre" if centre else side_of(geo, cal.layout, (cx / ppm, cy / ppm))
-    return {"value": value, "position": position, "confidence": round(max(best, 0.0), 3),
-            "xy_mm": [round(cx / ppm, 1), round(cy / ppm, 1)]}
+                best, best_face = score, value
+    return best, best_face
 
 
 def _is_centre(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
@@ -813,6 +952,11 @@ def arm_over_board(cfg: ReaderConfig, cal: Calibration, lab: Image, near_white: 
     return np.isin(labels, keep).astype(np.uint8)
 
 
+def camera_view(cfg: ReaderConfig, cal: Calibration) -> Viewpoint:
+    """The camera's viewpoint over the canonical plane, which calibration fits to the start checkers' tops."""
+    return viewpoint(cal.homography, cal.image_size, cfg.focal_per_width * cal.image_size[0], cfg.geometry.checker_thickness)
+
+
 def normalise_light(cfg: ReaderConfig, cal: Calibration, canon: Image) -> Image:
     """The frame as the lamp meter: its falloff divided out, then each channel scaled so the wood
     has its colour at calibration."""
@@ -827,8 +971,10 @@ def check_frame(cfg: ReaderConfig, cal: Calibration, image: Image) -> None:
         raise CalibrationError(f"frame is {w}x{h} but the calibration was made at {cal.image_size[0]}x{cal.image_size[1]}")
 
 
-def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | None = None) -> dict[str, Any]:
-    """One board-spec reading (plus confidences and ``occluded``) of a calibrated frame."""
+def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | None = None,
+               bands: list[tuple[float, Maps]] | None = None) -> dict[str, Any]:
+    """One board-spec reading (plus confidences and ``occluded``) of a calibrated frame (``maps`` and ``bands``:
+    the canonical image's and the outline strips' warps, if already made)."""
     check_frame(cfg, cal, image)
     maps = warp_maps(cfg, cal) if maps is None else maps
     raw = to_canonical(image, maps)
@@ -854,35 +1000,45 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
             f"the calibrated board is not in view or mostly covered ({100 * foreign:.0f}% unrecognised, "
             f"{100 * hidden:.0f}% of the points hidden)"
         )
-    dice, cube = split_dice_and_cube(cfg, cal, image, raw, bright, blobs)
-    if cube is None:  # look again off the playing surface with the looser test of the cube's colour
-        bright, _ = white_mask(cfg, cal, lab, cream=True)
-        again = [b for b in white_blobs(cfg, cal, lab, bright) if half_of(cfg.geometry, cal.layout, b.centre) == "off"]
-        on_surface = [b for b in blobs if half_of(cfg.geometry, cal.layout, b.centre) != "off"]
-        dice, cube = split_dice_and_cube(cfg, cal, image, raw, bright, on_surface + again)
-    if cube is None:
-        cube = cube_past_outline(cfg, cal, image, bright)
-    return _assemble(points, bar, dice, cube)
+    view = camera_view(cfg, cal)
+    strips = outline_bands(cfg, cal, image, bands)
+    cube = find_cube(cfg, cal, image, lab, bright, blobs, strips)
+    return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube), cube)
 
 
-def split_dice_and_cube(cfg: ReaderConfig, cal: Calibration, image: Image, raw: Image,
-                        bright: NDArray[np.uint8], blobs: list[WhiteBlob]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """Dice lie on the playing surface; off it (bar, frame) the blob that looks most like a numeral is the cube."""
+def find_cube(cfg: ReaderConfig, cal: Calibration, image: Image, lab: Image, bright: NDArray[np.uint8],
+              blobs: list[WhiteBlob], strips: list[OutlineBand]) -> dict[str, Any] | None:
+    """The cube: of the light blobs off the playing surface (bar and frame), the one whose numeral matches
+    best; when none matches surely, also of those the looser test of the cube's colour finds there (its
+    ivory turns cream under a warm lamp) and of those in the strips past the outline (a cube on the frame
+    is seen shifted outwards)."""
     geo = cfg.geometry
-    dice, off = [], []
+    found = [read_cube(cfg, cal, image, b, bright) for b in blobs if half_of(geo, cal.layout, b.centre) == "off"]
+    if max((c["confidence"] for c in found), default=0.0) < cfg.cube_sure:
+        cream, _ = white_mask(cfg, cal, lab, cream=True)
+        found += [read_cube(cfg, cal, image, b, cream) for b in white_blobs(cfg, cal, lab, cream) if half_of(geo, cal.layout, b.centre) == "off"]
+        found += [read_cube(cfg, cal, image, _on_canonical(cfg, band, b), cream) for band in strips for b in band.blobs]
+    found = [c for c in found if c["confidence"] >= cfg.cube_min_score]
+    return max(found, key=lambda c: c["confidence"]) if found else None
+
+
+def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, blobs: list[WhiteBlob],
+              strips: list[OutlineBand], cube: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Every die-like light blob that is not the cube, read; those on a long side's frame in the strips past
+    the outline, where they are seen whole (the canonical image cuts them)."""
+    geo = cfg.geometry
+    dice = []
     for blob in blobs:
-        if half_of(geo, cal.layout, blob.centre) == "off":
-            off.append(blob)
-        elif blob.die_like(cfg):
-            dice.append(read_die(cfg, cal, raw, blob))
-    cube = None
-    scored = sorted(((read_cube(cfg, cal, image, b, bright), b) for b in off), key=lambda cb: -cb[0]["confidence"])
-    for reading, blob in scored:
-        if cube is None and reading["confidence"] >= cfg.cube_min_score:
-            cube = reading
-        elif blob.die_like(cfg):
-            dice.append(read_die(cfg, cal, raw, blob))
-    return dice, cube
+        if not blob.die_like(cfg):
+            continue
+        if half_of(geo, cal.layout, blob.centre) == "off" and (on_long_frame(cfg, blob.centre) or _is_cube(cfg, cube, blob.centre)):
+            continue
+        dice.append(read_die(cfg, cal, raw, blob, view))
+    return dice + dice_past_outline(cfg, cal, view, strips, cube)
+
+
+def _is_cube(cfg: ReaderConfig, cube: dict[str, Any] | None, xy: tuple[float, float]) -> bool:
+    return cube is not None and float(np.hypot(xy[0] - cube["xy_mm"][0], xy[1] - cube["xy_mm"][1])) < cfg.geometry.cube_edge
 
 
 def _assemble(points: list[StackReading], bar: dict[str, StackReading], dice: list[dict[str, Any]], cube: dict[str, Any] | None) -> dict[str, Any]:
@@ -922,6 +1078,7 @@ class BoardReader:
         self.cfg = cfg or ReaderConfig()
         self.cal = cal
         self.maps = warp_maps(self.cfg, cal)
+        self.bands = band_maps(self.cfg, cal)
 
     def __call__(self, image: Image) -> dict[str, Any]:
-        return read_board(self.cfg, self.cal, image, self.maps)
+        return read_board(self.cfg, self.cal, image, self.maps, self.bands)

@@ -20,7 +20,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from functools import lru_cache
+
 from vision.numerals import numeral_mask
+from vision.pose import Viewpoint
 from vision.geometry import (
     START_POINTS,
     BoardGeometry,
@@ -29,6 +32,7 @@ from vision.geometry import (
     checker_centre,
     half_of,
     side_of,
+    surface_height,
 )
 
 Image = NDArray[np.uint8]
@@ -254,8 +258,9 @@ def paint_shadows(canvas: FloatImage, discs: list[tuple[tuple[float, float], flo
 
 
 def paint_checker(rng: np.random.Generator, canvas: FloatImage, xy: tuple[float, float], dark: bool,
-                  geo: BoardGeometry, pal: Palette, ppm: float, light_deg: float, layer: int) -> None:
-    r = geo.checker_diameter / 2
+                  geo: BoardGeometry, pal: Palette, ppm: float, light_deg: float, layer: int, scale: float = 1.0) -> None:
+    """A checker's top as the camera sees it: centred at ``xy``, its radius times ``scale`` (nearer the camera, larger)."""
+    r = geo.checker_diameter / 2 * scale
     h, w = canvas.shape[:2]
     x0, y0 = int((xy[0] - r - 2) * ppm), int((xy[1] - r - 2) * ppm)
     size = int((2 * r + 4) * ppm) + 2
@@ -286,23 +291,6 @@ def paint_checker(rng: np.random.Generator, canvas: FloatImage, xy: tuple[float,
     region[:] = region * (1 - alpha[..., None]) + body * alpha[..., None]
 
 
-def paint_die(canvas: FloatImage, die: DieSpec, geo: BoardGeometry, ppm: float, light_deg: float) -> None:
-    e = geo.die_edge
-    if die.flat:
-        _paint_face(canvas, die.xy, die.angle, e, e, die.value, DIE_WHITE, ppm, light_deg)
-        return
-    # a cocked die: the top face foreshortened plus a side face in the lean direction
-    t = math.radians(28)
-    top_d = e * math.cos(t)
-    side_d = e * math.sin(t)
-    a = math.radians(die.angle)
-    ux, uy = math.cos(a), math.sin(a)
-    cx, cy = die.xy
-    side_xy = (cx + uy * -(top_d + side_d) / 2, cy + ux * (top_d + side_d) / 2)
-    _paint_face(canvas, side_xy, die.angle, e, side_d, 7 - die.value if die.value != 6 else 2, tuple(0.78 * c for c in DIE_WHITE), ppm, light_deg)  # type: ignore[arg-type]
-    _paint_face(canvas, die.xy, die.angle, e, top_d, die.value, DIE_WHITE, ppm, light_deg)
-
-
 def _paint_face(canvas: FloatImage, xy: tuple[float, float], angle: float, w: float, h: float, value: int,
                 colour: tuple[float, float, float], ppm: float, light_deg: float) -> None:
     rect = ((xy[0] * ppm, xy[1] * ppm), (w * ppm, h * ppm), angle)
@@ -330,26 +318,151 @@ def _paint_face(canvas: FloatImage, xy: tuple[float, float], angle: float, w: fl
             _disc(canvas, c, pr, PIP, ppm)  # type: ignore[arg-type]
 
 
-def paint_cube(canvas: FloatImage, cube: CubeSpec, geo: BoardGeometry, ppm: float) -> None:
-    e = geo.cube_edge
-    rect = ((cube.xy[0] * ppm, cube.xy[1] * ppm), (e * ppm, e * ppm), cube.angle)
-    box = cv2.boxPoints(rect)
-    m = np.zeros(canvas.shape[:2], np.float32)
-    cv2.fillConvexPoly(m, np.round(box * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
-    m = cv2.GaussianBlur(m, (0, 0), 0.5 * ppm)
-    _blend(canvas, np.full_like(canvas, CUBE_IVORY[0]) * np.array(CUBE_IVORY, np.float32) / CUBE_IVORY[0], np.clip(m * 1.4, 0, 1))
-    face = 64 if cube.value == 1 else cube.value
-    s = int(round(e * ppm))
-    tile = numeral_mask(str(face), s, max(1, int(round(ppm))))
-    rot = cv2.getRotationMatrix2D((s / 2, s / 2), -cube.angle, 1.0)
-    rot[0, 2] += cube.xy[0] * ppm - s / 2
-    rot[1, 2] += cube.xy[1] * ppm - s / 2
-    ink = cv2.warpAffine(tile, rot, (canvas.shape[1], canvas.shape[0]))
-    canvas *= (1 - 0.85 * np.clip(ink, 0, 1))[..., None]
+DISTANCE = 900.0  # mm: where the search for the camera's distance starts (see _camera_translation)
+DIE_LEAN = (20.0, 32.0)  # degrees a cocked die is tipped by, leaning on a checker or a wall
 
 
-def paint_arm(canvas_img: FloatImage, arm: tuple[tuple[float, float], tuple[float, float], float], ppm: float) -> None:
+def camera_eye(cam: Camera, geo: BoardGeometry) -> Viewpoint:
+    """Where the camera is over the leather (canonical mm of its foot, height mm): what stands on the
+    board is painted where the camera sees it on the leather's plane."""
+    centre = -_camera_rotation(cam).T @ np.array(_camera_translation(cam, geo))
+    return Viewpoint((float(centre[0] + geo.width / 2), float(centre[1] + geo.depth / 2)), float(-centre[2]), 0.0)
+
+
+def _box(edge: float, xy: tuple[float, float], base: float, yaw_deg: float, lean_deg: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Corners (8, 3: canonical x, y, height) and outward face normals (6, 3: top, bottom, +x, -x, +y, -y
+    of the box's own frame) of a cube of ``edge`` resting at ``base`` mm, turned by ``yaw_deg``; with
+    ``lean_deg``, tipped over its bottom edge at -y so that its +y side rises. Seen from straight above
+    its middle is at ``xy``."""
+    e = edge
+    c = np.array([[x, y, z] for z in (0.0, e) for y in (-e / 2, e / 2) for x in (-e / 2, e / 2)])
+    n = np.array([[0, 0, 1], [0, 0, -1], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]], np.float64)
+    if lean_deg:
+        t = math.radians(lean_deg)
+        tip = np.array([[1.0, 0.0, 0.0], [0.0, math.cos(t), -math.sin(t)], [0.0, math.sin(t), math.cos(t)]])
+        pivot = np.array([0.0, -e / 2, 0.0])
+        c = (c - pivot) @ tip.T + pivot
+        n = n @ tip.T
+    a = math.radians(yaw_deg)
+    turn = np.array([[math.cos(a), -math.sin(a), 0.0], [math.sin(a), math.cos(a), 0.0], [0.0, 0.0, 1.0]])
+    c, n = c @ turn.T, n @ turn.T
+    c[:, :2] += np.asarray(xy) - c[:, :2].mean(axis=0)
+    c[:, 2] += base
+    return c, n
+
+
+# corners of each face of _box, in order around it, as the texture's corners (top-left, top-right, bottom-right, bottom-left)
+_BOX_FACES = ((4, 5, 7, 6), (0, 1, 3, 2), (1, 3, 7, 5), (2, 0, 4, 6), (3, 2, 6, 7), (0, 1, 5, 4))
+
+
+def _light_vector(light_deg: float) -> NDArray[np.float64]:
+    """Towards the lamp: up, and against the way shadows fall."""
+    a = math.radians(light_deg)
+    v = np.array([-math.cos(a), -math.sin(a), 1.6])
+    return v / np.linalg.norm(v)
+
+
+def _face_shade(normal: NDArray[np.float64], light: NDArray[np.float64]) -> float:
+    """Brightness of a face (1 for a face straight up): room light plus the lamp's, by its angle."""
+    return float(0.42 + 0.58 * max(0.0, float(normal @ light)) / float(light[2]))
+
+
+def _paint_texture(canvas: FloatImage, quad: NDArray[np.float64], texture: FloatImage, alpha: FloatImage, ppm: float,
+                   cover: FloatImage | None = None) -> None:
+    """``texture`` (with its ``alpha``) warped onto the canvas quad (4, 2 canvas mm; the texture's corners in order);
+    ``cover`` (the canvas's alpha, where there is something to see) gains the quad."""
+    q = quad * ppm
+    h, w = canvas.shape[:2]
+    x0, y0 = max(0, int(np.floor(q[:, 0].min())) - 1), max(0, int(np.floor(q[:, 1].min())) - 1)
+    x1, y1 = min(w, int(np.ceil(q[:, 0].max())) + 2), min(h, int(np.ceil(q[:, 1].max())) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return
+    side = texture.shape[0]
+    src = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    m = cv2.getPerspectiveTransform(src, (q - np.array([x0, y0])).astype(np.float32))
+    size = (x1 - x0, y1 - y0)
+    layer = cv2.warpPerspective(texture, m, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    mask = cv2.warpPerspective(alpha, m, size, flags=cv2.INTER_LINEAR)
+    region = canvas[y0:y1, x0:x1]
+    region *= 1 - mask[..., None]
+    region += layer * mask[..., None]
+    if cover is not None:
+        seen = cover[y0:y1, x0:x1]
+        seen += (1 - seen) * mask
+
+
+@lru_cache(maxsize=64)
+def _die_texture(value: int, side: int) -> tuple[FloatImage, FloatImage]:
+    """A die face (white, its rounded rim a little darker, dark pips) and its alpha, ``side`` pixels square."""
+    yy, xx = (np.mgrid[0:side, 0:side].astype(np.float32) + 0.5) / side - 0.5
+    rim = np.clip((0.5 - np.maximum(np.abs(xx), np.abs(yy))) / 0.07, 0, 1)
+    corner = np.clip((0.5 - 0.1 - np.hypot(np.maximum(np.abs(xx) - 0.4, 0), np.maximum(np.abs(yy) - 0.4, 0)) / 0.1 * 0.1) * side, 0, 1)
+    face = np.empty((side, side, 3), np.float32)
+    face[:] = DIE_WHITE
+    face *= (0.8 + 0.2 * rim)[..., None]
+    for px, py in PIP_LAYOUT[value]:
+        d = np.hypot(xx - px * 0.28, yy - py * 0.28)
+        pip = np.clip((0.095 + 0.02 - d) * side, 0, 1)
+        face = face * (1 - pip[..., None]) + np.array(PIP, np.float32) * pip[..., None]
+    return face, corner.astype(np.float32)
+
+
+@lru_cache(maxsize=16)
+def _cube_texture(face: int, side: int) -> tuple[FloatImage, FloatImage]:
+    """A face of the doubling cube (ivory, its numeral in ink) and its alpha."""
+    tile = np.empty((side, side, 3), np.float32)
+    tile[:] = CUBE_IVORY
+    ink = numeral_mask(str(face), side, max(1, side // 20))  # strokes a twentieth of the face, as the set's
+    tile *= (1 - 0.85 * np.clip(ink, 0, 1))[..., None]
+    return tile, np.ones((side, side), np.float32)
+
+
+def _die_faces(value: int) -> tuple[int, ...]:
+    """The values on a die's faces in _box's order (top, bottom, +x, -x, +y, -y): opposite faces add to seven."""
+    a, b = sorted(v for v in range(1, 7) if v not in (value, 7 - value) and v < 7 - v)
+    return (value, 7 - value, a, 7 - a, b, 7 - b)
+
+
+def _paint_box(canvas: FloatImage, corners: NDArray[np.float64], normals: NDArray[np.float64], textures: list[tuple[FloatImage, FloatImage]],
+               eye: Viewpoint, light: NDArray[np.float64], ppm: float, cover: FloatImage | None) -> None:
+    """The faces of a box that face the camera, shaded, where the camera sees them on the leather's plane."""
+    seen = eye.project(corners[:, :2], corners[:, 2])
+    top = np.array([eye.nadir[0], eye.nadir[1], eye.height])
+    for k, face in enumerate(_BOX_FACES):
+        middle = corners[list(face)].mean(axis=0)
+        if float(normals[k] @ (top - middle)) <= 0:
+            continue
+        texture, alpha = textures[k]
+        _paint_texture(canvas, seen[list(face)], texture * _face_shade(normals[k], light), alpha, ppm, cover)
+
+
+def paint_die(canvas: FloatImage, die: DieSpec, geo: BoardGeometry, ppm: float, light_deg: float, eye: Viewpoint, lean: float,
+              offset: float = 0.0, cover: FloatImage | None = None) -> None:
+    """A die as the camera sees it: flat, or (cocked) tipped by ``lean`` degrees, its +y side raised (on a canvas
+    whose origin lies ``offset`` mm outside the board's corner; ``eye`` in the canvas's frame)."""
+    side = max(16, int(round(geo.die_edge * ppm * 2)))
+    xy = (die.xy[0] + offset, die.xy[1] + offset)
+    corners, normals = _box(geo.die_edge, xy, surface_height(geo, die.xy), die.angle, 0.0 if die.flat else lean)
+    textures = [_die_texture(v, side) for v in _die_faces(die.value)]
+    _paint_box(canvas, corners, normals, textures, eye, _light_vector(light_deg), ppm, cover)
+
+
+def paint_cube(canvas: FloatImage, cube: CubeSpec, geo: BoardGeometry, ppm: float, light_deg: float, eye: Viewpoint,
+               offset: float = 0.0, cover: FloatImage | None = None) -> None:
+    """The doubling cube, its value's face up (the 64 when it stands at 1), on what it rests on."""
+    side = max(16, int(round(geo.cube_edge * ppm * 2)))
+    up = 64 if cube.value == 1 else cube.value
+    others = [f for f in CUBE_FACES if f != up]
+    xy = (cube.xy[0] + offset, cube.xy[1] + offset)
+    corners, normals = _box(geo.cube_edge, xy, surface_height(geo, cube.xy), cube.angle, 0.0)
+    textures = [_cube_texture(f, side) for f in [up] + others]
+    _paint_box(canvas, corners, normals, textures, eye, _light_vector(light_deg), ppm, cover)
+
+
+def paint_arm(canvas_img: FloatImage, arm: tuple[tuple[float, float], tuple[float, float], float], ppm: float,
+              offset: float = 0.0, cover: FloatImage | None = None) -> None:
     (a, b, width) = arm
+    a, b = (a[0] + offset, a[1] + offset), (b[0] + offset, b[1] + offset)
     m = np.zeros(canvas_img.shape[:2], np.float32)
     cv2.line(m, _px(a, ppm), _px(b, ppm), 1.0, int(width * ppm), cv2.LINE_AA, 4)
     cv2.circle(m, _px(b, ppm), int(width * ppm * 16 / 2 * 1.1), 1.0, -1, cv2.LINE_AA, 4)
@@ -359,63 +472,119 @@ def paint_arm(canvas_img: FloatImage, arm: tuple[tuple[float, float], tuple[floa
     layer[:] = SKIN
     layer *= (0.75 + 0.35 * shade)[..., None]
     _blend(canvas_img, layer, np.clip(m * 1.5, 0, 1))
+    if cover is not None:
+        cover += (1 - cover) * np.clip(m * 1.5, 0, 1)
+
+
+def _paint_stack_side(canvas: FloatImage, eye: Viewpoint, xy: tuple[float, float], base: float, r: float,
+                      height: float, copper: NDArray[np.float32], ppm: float) -> None:
+    """The copper side of a checker the camera sees beside its top: discs from its base's place to its top's."""
+    steps = max(2, int(np.ceil(height * ppm)))
+    for z in np.linspace(base, base + height, steps):
+        c = eye.project(np.asarray(xy), z)
+        scale = eye.height / (eye.height - z)
+        shade = 0.45 + 0.2 * (z - base) / height
+        _disc(canvas, (float(c[0]), float(c[1])), r * scale, tuple(float(v) * shade for v in copper), ppm)  # type: ignore[arg-type]
+
+
+MARGIN = 60.0  # mm of table around the board on the canvas: a cube on the frame is seen past the board's outline
 
 
 def paint_scene(rng: np.random.Generator, scene: Scene, board: FloatImage, pal: Palette, cam: Camera, geo: BoardGeometry) -> FloatImage:
+    """The scene on a canvas reaching ``MARGIN`` past the board's outline: BGR and, fourth, where anything is
+    (the board, and past it what stands over the table as the camera sees it)."""
     ppm = cam.px_per_mm
-    canvas = board.copy()
-    checkers: list[tuple[tuple[float, float], bool, int]] = []
+    m = int(round(MARGIN * ppm))
+    off = m / ppm
+    h, w = board.shape[:2]
+    canvas = np.zeros((h + 2 * m, w + 2 * m, 3), np.float32)
+    canvas[m:m + h, m:m + w] = board
+    cover = np.zeros(canvas.shape[:2], np.float32)
+    cover[m:m + h, m:m + w] = 1.0
+    board_eye = camera_eye(cam, geo)
+    eye = Viewpoint((board_eye.nadir[0] + off, board_eye.nadir[1] + off), board_eye.height, 0.0)
+    checkers: list[tuple[tuple[float, float], bool, int, float]] = []  # (xy, dark, layer, base height)
     for p, n in enumerate(scene.points, start=1):
         for i in range(abs(n)):
             x, y, layer = checker_centre(geo, scene.layout, p, i)
-            checkers.append(((x, y), n > 0, layer))
+            checkers.append(((x + off, y + off), n > 0, layer, geo.checker_thickness * layer))
     for dark, count in ((True, scene.bar[0]), (False, scene.bar[1])):
         for i in range(count):
-            checkers.append((bar_centre(geo, scene.layout, dark, i), dark, 0))
-    shadows = [(xy, geo.checker_diameter / 2, geo.checker_thickness * (layer + 1)) for xy, _, layer in checkers]
-    shadows += [(d.xy, geo.die_edge / 2, geo.die_edge) for d in scene.dice]
+            bx, by = bar_centre(geo, scene.layout, dark, i)
+            checkers.append(((bx + off, by + off), dark, 0, geo.bar_height))
+    shadows = [(xy, geo.checker_diameter / 2, geo.checker_thickness * (layer + 1)) for xy, _, layer, _ in checkers]
+    shadows += [((d.xy[0] + off, d.xy[1] + off), geo.die_edge / 2, geo.die_edge) for d in scene.dice]
     if scene.cube is not None:
-        shadows.append((scene.cube.xy, geo.cube_edge / 2, geo.cube_edge))
+        shadows.append(((scene.cube.xy[0] + off, scene.cube.xy[1] + off), geo.cube_edge / 2, geo.cube_edge))
     paint_shadows(canvas, shadows, cam.light_dir_deg, ppm)
-    for layer in (0, 1, 2):
-        for xy, dark, lay in checkers:
-            if lay == layer:
-                jitter = (xy[0] + rng.normal(0, 0.6), xy[1] + rng.normal(0, 0.6))
-                paint_checker(rng, canvas, jitter, dark, geo, pal, ppm, cam.light_dir_deg, layer)
-    for die in scene.dice:
-        paint_die(canvas, die, geo, ppm, cam.light_dir_deg)
+    nadir = np.asarray(eye.nadir)
+    # lower layers first, and in a layer the farther from the camera's foot first (nearer ones hide their sides)
+    order = sorted(checkers, key=lambda c: (c[3], -float(np.hypot(*(np.asarray(c[0]) - nadir)))))
+    r = geo.checker_diameter / 2
+    for xy, dark, layer, base in order:
+        jitter = (xy[0] + rng.normal(0, 0.6), xy[1] + rng.normal(0, 0.6))
+        copper = np.array(pal.copper, np.float32) * (1.0 + 0.04 * layer)
+        _paint_stack_side(canvas, eye, jitter, base, r, geo.checker_thickness, copper, ppm)
+        top = base + geo.checker_thickness
+        c = eye.project(np.asarray(jitter), top)
+        paint_checker(rng, canvas, (float(c[0]), float(c[1])), dark, geo, pal, ppm, cam.light_dir_deg, layer,
+                      eye.height / (eye.height - top))
+    near = np.asarray(board_eye.nadir)
+    things: list[tuple[float, object]] = [(float(np.hypot(*(np.asarray(d.xy) - near))), d) for d in scene.dice]
     if scene.cube is not None:
-        paint_cube(canvas, scene.cube, geo, ppm)
+        things.append((float(np.hypot(*(np.asarray(scene.cube.xy) - near))), scene.cube))
+    for _, thing in sorted(things, key=lambda t: -t[0]):
+        if isinstance(thing, DieSpec):
+            paint_die(canvas, thing, geo, ppm, cam.light_dir_deg, eye, float(rng.uniform(*DIE_LEAN)), off, cover)
+        else:
+            paint_cube(canvas, thing, geo, ppm, cam.light_dir_deg, eye, off, cover)  # type: ignore[arg-type]
     if scene.arm is not None:
-        paint_arm(canvas, scene.arm, ppm)
-    return canvas
+        paint_arm(canvas, scene.arm, ppm, off, cover)
+    return np.dstack([canvas, cover])
 
 
 # ----------------------------------------------------------------------------- camera
 
 
-def board_homography(cam: Camera, geo: BoardGeometry) -> NDArray[np.float64]:
-    """Homography from canonical millimetres to image pixels for ``cam``."""
-    w, h = cam.size
+def _camera_rotation(cam: Camera) -> NDArray[np.float64]:
+    """Board plane (centred at the origin) to camera axes: yawed about the vertical, then tilted."""
     t, az, yaw = (math.radians(v) for v in (cam.tilt_deg, cam.tilt_azimuth_deg, cam.yaw_deg))
-    # board plane centred at the origin, camera looking down the -z axis from height D
     rz = np.array([[math.cos(yaw), -math.sin(yaw), 0], [math.sin(yaw), math.cos(yaw), 0], [0, 0, 1]])
-    axis = np.array([math.cos(az), math.sin(az), 0.0])
-    rt, _ = cv2.Rodrigues(axis * t)
-    rot = rt @ rz
-    dist = 900.0
+    rt, _ = cv2.Rodrigues(np.array([math.cos(az), math.sin(az), 0.0]) * t)
+    return rt @ rz
+
+
+@lru_cache(maxsize=256)
+def _camera_translation(cam: Camera, geo: BoardGeometry) -> tuple[float, float, float]:
+    """Where the board's centre lies in the camera's axes (mm): as far away, and as far aside, as makes the
+    board span ``cam.fill`` of the image at ``cam.shift`` through a lens of ``cam.focal`` (a real camera:
+    its height and its lens together decide how large the board is seen)."""
+    w, h = cam.size
+    rot = _camera_rotation(cam)
+    corners = np.array([[0, 0], [geo.width, 0], [geo.width, geo.depth], [0, geo.depth]], np.float64) - np.array(geo.centre)
+    flat = np.column_stack([corners, np.zeros(4)]) @ rot.T
+    t = np.array([0.0, 0.0, DISTANCE])
+    target = np.array([w / 2 + cam.shift[0] * w, h / 2 + cam.shift[1] * h])
+    for _ in range(40):
+        p = flat + t
+        pts = cam.focal * p[:, :2] / p[:, 2:3] + np.array([w / 2, h / 2])
+        span = pts.max(axis=0) - pts.min(axis=0)
+        t = t / (cam.fill * min(w / span[0], h / span[1]))
+        p = flat + t
+        pts = cam.focal * p[:, :2] / p[:, 2:3] + np.array([w / 2, h / 2])
+        t[:2] += (target - (pts.max(axis=0) + pts.min(axis=0)) / 2) * t[2] / cam.focal
+    return float(t[0]), float(t[1]), float(t[2])
+
+
+def board_homography(cam: Camera, geo: BoardGeometry) -> NDArray[np.float64]:
+    """Homography from canonical millimetres (the leather's plane) to image pixels for ``cam``."""
+    w, h = cam.size
+    rot = _camera_rotation(cam)
     k = np.array([[cam.focal, 0, w / 2], [0, cam.focal, h / 2], [0, 0, 1]])
     centre = np.array([[1, 0, -geo.width / 2], [0, 1, -geo.depth / 2], [0, 0, 1]])
-    # plane point (X, Y) -> camera: rot @ (X, Y, 0) + (0, 0, dist)
-    m = np.column_stack([rot[:, 0], rot[:, 1], np.array([0, 0, dist])])
-    hom = k @ m @ centre
-    # rescale so the board spans cam.fill of the image and is shifted by cam.shift
-    pts = cv2.perspectiveTransform(np.array([[[0, 0], [geo.width, 0], [geo.width, geo.depth], [0, geo.depth]]], np.float64), hom)[0]
-    span = pts.max(axis=0) - pts.min(axis=0)
-    s = cam.fill * min(w / span[0], h / span[1])
-    mid = (pts.max(axis=0) + pts.min(axis=0)) / 2
-    adj = np.array([[s, 0, w / 2 + cam.shift[0] * w - s * mid[0]], [0, s, h / 2 + cam.shift[1] * h - s * mid[1]], [0, 0, 1]])
-    return adj @ hom
+    # plane point (X, Y) -> camera: rot @ (X, Y, 0) + t
+    m = np.column_stack([rot[:, 0], rot[:, 1], np.array(_camera_translation(cam, geo))])
+    return k @ m @ centre
 
 
 def _lamp(cam: Camera, shape: tuple[int, int], rng: np.random.Generator, drift: float) -> FloatImage:
@@ -442,12 +611,19 @@ def _barrel(img: Image, k1: float) -> Image:
 
 def photograph(rng: np.random.Generator, canvas: FloatImage, cam: Camera, pal: Palette, geo: BoardGeometry,
                lamp_drift: float = 0.0) -> Image:
+    """The canvas (of :func:`paint_scene`: BGR and where anything is, ``MARGIN`` round the board; or the board
+    alone, BGR) on the table, through the camera and its lamp, lens, sensor and JPEG."""
     w, h = cam.size
     ppm = cam.px_per_mm
-    hom = board_homography(cam, geo) @ np.diag([1 / ppm, 1 / ppm, 1.0])
+    if canvas.shape[2] == 4:
+        off = int(round(MARGIN * ppm)) / ppm
+        canvas, cover = np.ascontiguousarray(canvas[..., :3]), np.ascontiguousarray(canvas[..., 3])
+    else:
+        off, cover = 0.0, np.ones(canvas.shape[:2], np.float32)
+    hom = board_homography(cam, geo) @ np.array([[1, 0, -off], [0, 1, -off], [0, 0, 1.0]]) @ np.diag([1 / ppm, 1 / ppm, 1.0])
     table = leather(rng, (h, w), pal.table, 3.0) * (1 + 0.1 * noise(rng, (h, w), 200, 2))[..., None]
     warped = cv2.warpPerspective(canvas, hom, (w, h), flags=cv2.INTER_AREA if ppm > 2 else cv2.INTER_LINEAR)
-    mask = cv2.warpPerspective(np.ones(canvas.shape[:2], np.float32), hom, (w, h), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(cover, hom, (w, h), flags=cv2.INTER_LINEAR)
     shadow = cv2.GaussianBlur(mask, (0, 0), 12)
     shifted = cv2.warpAffine(shadow, np.float32([[1, 0, 8], [0, 1, 10]]), (w, h))
     table *= (1 - 0.5 * shifted)[..., None]
@@ -497,11 +673,14 @@ def render(scene: Scene, setup: Setup, seed: int, lamp_drift: float = 0.0) -> tu
     return photograph(rng, canvas, cam, setup.palette, geo, lamp_drift), scene.reading()
 
 
-def image_point(setup: Setup, xy: tuple[float, float]) -> tuple[float, float]:
-    """Where a point of the board's plane (canonical mm, renderer's frame) lands in the image."""
+def image_point(setup: Setup, xy: tuple[float, float], height: float = 0.0) -> tuple[float, float]:
+    """Where a point ``height`` mm above the leather at canonical ``xy`` (renderer's frame) lands in the image."""
     from vision.board import Lens
 
     cam = setup.camera
+    if height:
+        seen = camera_eye(cam, BoardGeometry()).project(np.asarray(xy, np.float64), height)
+        xy = (float(seen[0]), float(seen[1]))
     hom = board_homography(cam, BoardGeometry())
     p = cv2.perspectiveTransform(np.array([[xy]], np.float64), hom)[0, 0]
     w, h = cam.size
