@@ -184,7 +184,7 @@ def _kmeans_split(blob: Image, side: float, iterations: int = 10) -> list[Image]
         cy.append(py[far])
     cen_x, cen_y = np.array(cx), np.array(cy)
     for _ in range(iterations):
-        label = np.argmin((px[:, None] - cen_x) ** 2 + (py[:, None] - cen_y) ** 2, axis=1)
+        label = _nearest(px, py, cen_x, cen_y)
         count = np.bincount(label, minlength=k)
         has = count > 0
         cen_x[has] = np.bincount(label, px, k)[has] / count[has]
@@ -195,6 +195,19 @@ def _kmeans_split(blob: Image, side: float, iterations: int = 10) -> list[Image]
         part[ys[label == i], xs[label == i]] = 255
         parts.append(part)
     return parts
+
+
+def _nearest(px: NDArray[np.float64], py: NDArray[np.float64], cen_x: NDArray[np.float64], cen_y: NDArray[np.float64]) -> NDArray[np.intp]:
+    """The index of each point's nearest centre (the first on a tie, as ``argmin``), one centre at a time:
+    twice as fast as an argmin over a (points, centres) array."""
+    best = (px - cen_x[0]) ** 2 + (py - cen_y[0]) ** 2
+    label = np.zeros(len(px), np.intp)
+    for i in range(1, len(cen_x)):
+        d = (px - cen_x[i]) ** 2 + (py - cen_y[i]) ** 2
+        closer = d < best
+        best = np.where(closer, d, best)
+        label[closer] = i
+    return label
 
 
 def _typical_side(areas: list[float], cfg: DiceConfig, short: int) -> float:
