@@ -83,10 +83,11 @@ class Lens:
     def distort(self, pts: Points) -> Points:
         c = np.asarray(self.centre)
         u = (pts - c) / self.norm
-        d = u.copy()
-        for _ in range(8):
-            d = u / (1 + self.k1 * (d**2).sum(axis=-1, keepdims=True))
-        return c + d * self.norm
+        rho2 = u[..., 0] ** 2 + u[..., 1] ** 2
+        scale = np.ones_like(rho2)
+        for _ in range(8):  # fixed point of d = u / (1 + k1 |d|^2), on the radial scale alone (d is along u)
+            scale = 1.0 / (1.0 + self.k1 * rho2 * scale * scale)
+        return c + u * scale[..., None] * self.norm
 
 
 def lamp_gains(cfg: BoardFinderConfig, image: Image) -> NDArray[np.float32]:

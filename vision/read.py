@@ -552,11 +552,22 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
 
 
 def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[float, float] | None = None) -> bool:
-    """Whether a die lies flat: a cocked one shows a side face that reaches farther along one of its
-    sides than a flat die's footprint can. That footprint is its top face (seen a little larger for
-    standing nearer the camera) and the side faces parallax shows on the camera's side, as wide as
-    the top is seen shifted from the base. Thin spurs (a copper highlight the closing bridged to the
-    die) are trimmed off first, and a footprint that is no clean rectangle is not taken for a cocked die's."""
+    """Whether a die lies flat (``centre`` in canonical mm, the blob's own by default).
+
+    Cocked when either holds:
+
+    - its bright top is foreshortened: narrower than a flat die's top can look (``tipped_min_side``)
+      yet full length (``tipped_min_long``), as a face turned away from the camera is;
+    - its footprint reaches farther along one of its sides than a flat die's can, by more than
+      ``cocked_excess``. A flat die's footprint is its top face (seen a little larger for standing
+      nearer the camera) plus the side faces parallax shows on the camera's side, as wide as ``view``
+      sees the top shifted from the base. Thin spurs (a copper highlight the closing bridged to the
+      die) are trimmed off first, and a footprint that is no clean rectangle (``cocked_min_fill``) is
+      never taken for a cocked die's.
+
+    With one camera a die tipped toward the camera by about the viewing angle shows a square top and
+    no extra side, so it reads flat; the rules are set to rather miss a cocked die than call a flat one
+    cocked."""
     geo, ppm = cfg.geometry, cfg.px_per_mm
     if blob.narrow(cfg):
         return False  # its light top face is too narrow for a flat die's: tilted

@@ -4,13 +4,23 @@ Everything random comes from one ``numpy.random.Generator``: the same seed gives
 same image, byte for byte on one platform. The scene is painted on the canonical
 top-down plane (``vision.geometry``) with procedural textures (wood grain from
 stretched multi-octave noise, grained leather, copper with radial shading and a
-specular highlight, soft drop shadows), then seen through a pinhole camera up to 15°
-off vertical with any rotation about the vertical, a lamp (warm, cool or dim, with a
+specular highlight, soft drop shadows), with a margin of ``MARGIN`` mm of table round the
+board so that dice and cube may lie on the frame or past it.
+
+Things with height are drawn in 3D for the one camera of the setup: checkers get copper
+side walls and their tops are drawn where the camera sees them (a stack leans away from
+the camera's foot); dice and the cube are lit boxes whose visible faces are painted with
+their pips or numerals, a cocked die tipped ``DIE_LEAN`` degrees onto an edge. Tall things
+are painted far to near from the camera's foot so nearer ones hide farther ones.
+
+The camera is placed as the Blender benchmark's ``CameraModel`` places it: a pinhole up to
+15° off vertical with any rotation about the vertical, at the distance where the board
+fills the frame with the setup's true focal length. Then a lamp (warm, cool or dim, with a
 falloff and vignetting), barrel distortion, sensor noise and JPEG compression.
 
-Each render returns its true reading in the board-spec JSON contract.
+Each render returns its true reading in the board-spec JSON contract. Blender renders
+(``benchmarks/blender_render.py``) are the photoreal check; these are the fast one.
 """
-
 from __future__ import annotations
 
 import math
