@@ -83,6 +83,7 @@ class ReaderConfig:
     cube_min_score: float = 0.05  # numeral template correlation that makes a blob the cube
     cube_sure: float = 0.6  # a match this good off the playing surface needs no further look
     min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square
+    unread_min_fill: float = 0.8  # the same, for a blob whose pips cannot be read (copper highlights are arcs)
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
     side_min_lightness: float = 35.0  # Lab L above the local board that a die's dimmer side face still has
     side_max_chroma: float = 40.0  # and its L1 chroma

@@ -1036,7 +1036,9 @@ def find_cube(cfg: ReaderConfig, cal: Calibration, image: Image, lab: Image, bri
 def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, blobs: list[WhiteBlob],
               strips: list[OutlineBand], cube: dict[str, Any] | None) -> list[dict[str, Any]]:
     """Every die-like light blob that is not the cube, read; those on a long side's frame in the strips past
-    the outline, where they are seen whole (the canonical image cuts them)."""
+    the outline, where they are seen whole (the canonical image cuts them). A blob whose pips cannot be read
+    counts as a die only if it is a clean square (``unread_min_fill``): a die nobody can read is still
+    reported, so the referee can ask for a look, but a bright arc on a copper rim is not."""
     geo = cfg.geometry
     dice = []
     for blob in blobs:
@@ -1044,7 +1046,10 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
             continue
         if half_of(geo, cal.layout, blob.centre) == "off" and (on_long_frame(cfg, blob.centre) or _is_cube(cfg, cube, blob.centre)):
             continue
-        dice.append(read_die(cfg, cal, raw, blob, view))
+        die = read_die(cfg, cal, raw, blob, view)
+        if die["value"] is None and blob.fill < cfg.unread_min_fill:
+            continue  # no pips and no clean square: a copper rim's highlight, not a die
+        dice.append(die)
     return dice + dice_past_outline(cfg, cal, view, strips, cube)
 
 
