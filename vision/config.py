@@ -85,6 +85,7 @@ class ReaderConfig:
     min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square
     unread_min_fill: float = 0.8  # the same, for a blob whose pips cannot be read (copper highlights are arcs)
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
+    band_max_footprint: float = 32.0  # the same past the outline, where a cube on the frame shows a side face beside its top
     side_min_lightness: float = 35.0  # Lab L above the local board that a die's dimmer side face still has
     side_max_chroma: float = 40.0  # and its L1 chroma
     side_grey_chroma: float = -1.0  # L1 chroma below which a pixel not much darker than the board is a side face in shade

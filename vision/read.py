@@ -730,7 +730,7 @@ def outline_bands(cfg: ReaderConfig, cal: Calibration, image: Image, maps: list[
         chroma = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
         ground = float(np.percentile(lightness, 75))  # frame or table, whichever is the lighter there
         light = ((lightness > ground + cfg.cube_past_contrast) & (chroma < cfg.cube_max_chroma)).astype(np.uint8)
-        blobs = tuple(b for b in white_blobs(cfg, cal, lab, light) if cfg.die_min_side <= b.size[0] <= b.size[1] <= cfg.max_footprint)
+        blobs = tuple(b for b in white_blobs(cfg, cal, lab, light) if cfg.die_min_side <= b.size[0] <= b.size[1] <= cfg.band_max_footprint)
         out.append(OutlineBand(y0, window, blobs))
     return out
 
