@@ -166,8 +166,7 @@ def test_checkers_on_points_and_bar(name: str) -> None:
     assert reading["occluded"] == []
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_xfail("the flat 5 is unreadable: its centre pip is too faint beside the corner pips"))
-                                  if n == "frame01.jpg" else n for n in FRAMES])
+@pytest.mark.parametrize("name", FRAMES)
 def test_dice_values_and_halves(name: str) -> None:
     def key(d: dict[str, Any]) -> tuple[int, str]:
         return (d["value"], d["half"])

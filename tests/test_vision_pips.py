@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.pips import read_pips
+from vision.pips import PipConfig, place_contrast, read_pips
 from vision.render import DIE_WHITE, _paint_face
 
 PPM = 3.0  # px per mm of the painted faces
@@ -58,3 +58,18 @@ def test_the_face_itself_fits_better_than_a_shifted_crop(value: int) -> None:
     centred = read_pips(_face(value, 7 * value))[2]
     for shift in ((3.0, 0.0), (0.0, -3.0), (2.5, 2.5)):
         assert read_pips(_face(value, 7 * value, shift=shift))[2] < centred
+
+
+@pytest.mark.parametrize("value", (2, 4, 5))
+def test_a_glint_on_an_empty_place_is_no_pip(value: int) -> None:
+    # Blender seed 4242001 setup 6: the lamp's glint beside a 5's centre pip stood out from the face as
+    # much as the pips did, and the 5 read as nothing; the set's pips are darker than their face
+    face = (_face(value, 3 * value) * 0.7).astype(np.uint8)  # a white die under a dim lamp: grey
+    side = face.shape[0]
+    glint = face.copy()
+    cv2.circle(glint, (int(side * 0.8), side // 2), side // 12, (255, 255, 255), -1)  # the middle right place
+    cv2.GaussianBlur(glint, (0, 0), 1.0, dst=glint)
+    assert read_pips(glint)[0] == value
+    cfg = PipConfig()
+    assert place_contrast(glint, cfg)[:, 5].max() < cfg.min_contrast  # the glint's place stands out no more than the face
+    assert place_contrast(glint, PipConfig(dark_pips=False))[:, 5].min() > 4 * cfg.min_contrast  # as a pip would

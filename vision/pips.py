@@ -41,6 +41,7 @@ class PipConfig:
     min_contrast: float = 12.0  # Lab distance from the face that every pip place must exceed
     min_margin: float = 4.0  # weakest pip place over strongest empty place, Lab units
     sure_margin: float = 20.0  # a margin this large is certain
+    dark_pips: bool = True  # the set's pips are darker than their face: only darker or other-coloured places count
 
 
 @lru_cache(maxsize=8)
@@ -61,7 +62,10 @@ def place_contrast(face: Image, cfg: PipConfig = PipConfig()) -> NDArray[np.floa
     side = face.shape[0]
     lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
     colour = np.median(lab.reshape(-1, 3), axis=0)  # pips cover a sixth of a face at most
-    dist = np.sqrt(((lab - colour) ** 2).sum(axis=2))
+    diff = lab - colour
+    if cfg.dark_pips:  # lighter than the face is a lamp's glint on the die, not a pip
+        diff[..., 0] = np.minimum(diff[..., 0], 0.0)
+    dist = np.sqrt((diff ** 2).sum(axis=2))
     smooth = cv2.GaussianBlur(dist, (0, 0), max(0.5, side * cfg.sigma))
     k = max(1, int(round(side * cfg.reach))) * 2 + 1
     near = cv2.dilate(smooth, np.ones((k, k), np.uint8))  # a pip a little off its place still counts
