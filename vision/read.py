@@ -884,15 +884,29 @@ def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob
     seen = _face_turn(cfg, face, (px, py))
     if seen is not None and abs((seen - turns[0] + 45.0) % 90.0 - 45.0) > max(cfg.cube_angles):
         turns.append(seen)  # the face's outline disagrees with the blob's: try both
-    for angle in (turn + d for turn in turns for d in cfg.cube_angles):
+    def ink_at(angle: float) -> NDArray[np.float32]:
         crop = _crop(patch, (px, py), (side * (size + 2 * margin) / size, side * (size + 2 * margin) / size), angle, size + 2 * margin)
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
         paper = float(np.percentile(grey, 90))
-        ink = np.clip((paper - grey) / max(paper * cfg.cube_ink_depth, 1.0), 0, 1).astype(np.float32)
-        for value, tmpl in templates:
-            score = float(cv2.matchTemplate(ink, tmpl, cv2.TM_CCOEFF_NORMED).max())
-            if score > best:
-                best, best_face = score, value
+        return np.clip((paper - grey) / max(paper * cfg.cube_ink_depth, 1.0), 0, 1).astype(np.float32)
+
+    def match(ink: NDArray[np.float32], k: int) -> float:
+        return float(cv2.matchTemplate(ink, templates[k][1], cv2.TM_CCOEFF_NORMED).max())
+
+    for turn in turns:
+        # every numeral at the outline's own turn; then the small turns about it for the likeliest few only
+        # (a numeral that fits badly upright does not fit well 5° off it): a third of the matching
+        ink = ink_at(turn)
+        scores = [match(ink, k) for k in range(len(templates))]
+        likely = sorted(range(len(templates)), key=lambda k: -scores[k])[:cfg.cube_refine]
+        for d in cfg.cube_angles:
+            if d:
+                ink = ink_at(turn + d)
+                for k in likely:
+                    scores[k] = max(scores[k], match(ink, k))
+        k = int(np.argmax(scores))
+        if scores[k] > best:
+            best, best_face = scores[k], templates[k][0]
     return best, best_face
 
 
