@@ -9,6 +9,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import BoardReader, CalibrationConfig, calibrate
 from vision.config import ReaderConfig
@@ -66,6 +67,15 @@ def test_a_cube_past_the_outline_showing_a_side_face_is_read() -> None:
     cal = calibrate(CalibrationConfig(), read_image(side / "start.jpg"))
     image = read_image(side / "frame06.jpg")
     assert BoardReader(cal)(image)["cube"] == truth
+
+
+@pytest.mark.parametrize("base, setup_index, frame", [(8675309, 10, 0), (8675309, 19, 1)])
+def test_a_cube_past_the_outline_stands_out_from_what_lies_around_it(base: int, setup_index: int, frame: int) -> None:
+    # setup 10: the lamp's sheen on the frame's edge was as light over the band as the cube, and joined it;
+    # setup 19: a hot spot speckled a pale green table light round the cube. Both cubes were missed.
+    reader, image, truth = _reader_and_frame(base, setup_index, frame)
+    assert truth["cube"]["position"] != "centre"
+    assert reader(image)["cube"] == truth["cube"]
 
 
 def test_no_cube_is_invented_past_the_outline_when_it_is_in_the_middle() -> None:

@@ -69,6 +69,7 @@ class ReaderConfig:
     cube_past_outline: float = 40.0  # mm past the board's long sides that a cube on the frame may seem to lie at
     frame_die_slack: float = 4.0  # mm: a die seen past the outline is one on the frame when its base lies this near the frame
     cube_past_contrast: float = 20.0  # Lab L by which the cube there is lighter than most of the band (frame, table)
+    cube_past_share: float = 0.4  # and the share of the way from most of the band up to its lightest
     cube_patch: float = 1.3  # half-side of the patch the cube is read on, in cube edges
     cube_min_seen: float = 0.9  # share of the cube's face that must lie in the camera's image to be read
     cube_face_tries: int = 3  # places on the patch the face of a cube cut by the outline is read at
@@ -84,7 +85,8 @@ class ReaderConfig:
     cube_min_score: float = 0.05  # numeral template correlation that makes a blob the cube
     cube_sure: float = 0.6  # a match this good off the playing surface needs no further look
     min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square
-    unread_min_fill: float = 0.8  # the same, for a blob whose pips cannot be read (copper highlights are arcs)
+    unread_min_fill: float = 0.8  # the same, for a blob whose pips are not read surely (copper highlights are arcs)
+    unclean_min_confidence: float = 0.8  # a less square blob is a die only with pips read this surely
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
     band_max_footprint: float = 32.0  # the same past the outline, where a cube on the frame shows a side face beside its top
     side_min_lightness: float = 35.0  # Lab L above the local board that a die's dimmer side face still has

@@ -728,8 +728,17 @@ def outline_bands(cfg: ReaderConfig, cal: Calibration, image: Image, maps: list[
         lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB)
         lightness = lab[..., 0].astype(np.float32)
         chroma = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
-        ground = float(np.percentile(lightness, 75))  # frame or table, whichever is the lighter there
-        light = ((lightness > ground + cfg.cube_past_contrast) & (chroma < cfg.cube_max_chroma)).astype(np.uint8)
+        seen = lightness[window.max(axis=2) > 0]  # past the camera's image the window is black
+        if seen.size == 0:
+            out.append(OutlineBand(y0, window, ()))
+            continue
+        ground, top = (float(v) for v in np.percentile(seen, (75, 99.5)))  # frame or table, whichever is the lighter there
+        # a lamp's sheen on the frame's edge can be lighter than the ground by the contrast too: a light thing
+        # must also stand out by a share of the way up to the lightest there (a white cube or die)
+        level = max(ground + cfg.cube_past_contrast, ground + cfg.cube_past_share * (top - ground))
+        # and stand out from what lies around it: a lamp's hot spot on a pale table speckles it light
+        local = local_background(cfg, lab[..., 0]) + cfg.cube_past_contrast
+        light = ((lightness > np.maximum(local, level)) & (chroma < cfg.cube_max_chroma)).astype(np.uint8)
         blobs = tuple(b for b in white_blobs(cfg, cal, lab, light) if cfg.die_min_side <= b.size[0] <= b.size[1] <= cfg.band_max_footprint)
         out.append(OutlineBand(y0, window, blobs))
     return out
@@ -846,6 +855,8 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
         places = [(cx - x0, cy - y0)]
     else:  # cut by the board's outline: find the whole face on the patch
         places = _square_centres(cfg, face, cfg.cube_face_tries)
+        if (1 - cfg.cube_square_tolerance) * cfg.geometry.cube_edge <= blob.size[0] <= blob.size[1] <= (1 + cfg.cube_square_tolerance) * cfg.geometry.cube_edge:
+            places.insert(0, (half * ppm, half * ppm))  # the blob is a whole face already (a strip's past the outline)
     h, w = image.shape[:2]
     seen = ((maps[0] >= 0) & (maps[0] <= w - 1) & (maps[1] >= 0) & (maps[1] <= h - 1)).astype(np.float32)
     edge = cfg.geometry.cube_edge * ppm
@@ -1050,9 +1061,10 @@ def find_cube(cfg: ReaderConfig, cal: Calibration, image: Image, lab: Image, bri
 def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, blobs: list[WhiteBlob],
               strips: list[OutlineBand], cube: dict[str, Any] | None) -> list[dict[str, Any]]:
     """Every die-like light blob that is not the cube, read; those on a long side's frame in the strips past
-    the outline, where they are seen whole (the canonical image cuts them). A blob whose pips cannot be read
-    counts as a die only if it is a clean square (``unread_min_fill``): a die nobody can read is still
-    reported, so the referee can ask for a look, but a bright arc on a copper rim is not."""
+    the outline, where they are seen whole (the canonical image cuts them). A blob that is no clean square
+    (``unread_min_fill``) counts as a die only if its pips are read surely (``unclean_min_confidence``): a
+    square die nobody can read is still reported, so the referee can ask for a look, but bright arcs on a
+    copper rim, with dark gaps that may pass for pips, are not."""
     geo = cfg.geometry
     dice = []
     for blob in blobs:
@@ -1061,8 +1073,8 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
         if half_of(geo, cal.layout, blob.centre) == "off" and (on_long_frame(cfg, blob.centre) or _is_cube(cfg, cube, blob.centre)):
             continue
         die = read_die(cfg, cal, raw, blob, view)
-        if die["value"] is None and blob.fill < cfg.unread_min_fill:
-            continue  # no pips and no clean square: a copper rim's highlight, not a die
+        if blob.fill < cfg.unread_min_fill and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
+            continue  # no clean square and no sure pips: a copper rim's highlight, not a die
         dice.append(die)
     return dice + dice_past_outline(cfg, cal, view, strips, cube)
 
