@@ -80,6 +80,7 @@ class ReaderConfig:
     cube_crop: float = 1.0  # crop side around the cube's centre, in cube edges
     cube_search: float = 0.15  # the numeral template may sit this far (fraction of the edge) off centre
     cube_angles: tuple[float, ...] = (-5.0, 0.0, 5.0)  # tried about the cube outline's turn, on top of 90° turns
+    cube_stop: float = 0.8  # a numeral matched this well ends the search (other places and turns are tried only below it)
     cube_refine: int = 4  # numerals (of 24: six faces, four quarter turns) tried at the small turns, the best upright
     cube_ink_depth: float = 0.45  # numerals are this much darker than the cube's face
     cube_min_score: float = 0.05  # numeral template correlation that makes a blob the cube

@@ -728,11 +728,12 @@ def outline_bands(cfg: ReaderConfig, cal: Calibration, image: Image, maps: list[
         lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB)
         lightness = lab[..., 0].astype(np.float32)
         chroma = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
-        seen = lightness[window.max(axis=2) > 0]  # past the camera's image the window is black
-        if seen.size == 0:
+        counts = np.bincount(lab[..., 0].ravel(), minlength=256)
+        counts[0] = 0  # past the camera's image the window is black
+        if not counts.any():
             out.append(OutlineBand(y0, window, ()))
             continue
-        ground, top = (float(v) for v in np.percentile(seen, (75, 99.5)))  # frame or table, whichever is the lighter there
+        ground, top = _levels(counts, (0.75, 0.995))  # frame or table, whichever is the lighter there
         # a lamp's sheen on the frame's edge can be lighter than the ground by the contrast too: a light thing
         # must also stand out by a share of the way up to the lightest there (a white cube or die)
         level = max(ground + cfg.cube_past_contrast, ground + cfg.cube_past_share * (top - ground))
@@ -742,6 +743,12 @@ def outline_bands(cfg: ReaderConfig, cal: Calibration, image: Image, maps: list[
         blobs = tuple(b for b in white_blobs(cfg, cal, lab, light) if cfg.die_min_side <= b.size[0] <= b.size[1] <= cfg.band_max_footprint)
         out.append(OutlineBand(y0, window, blobs))
     return out
+
+
+def _levels(counts: NDArray[np.int64], shares: tuple[float, ...]) -> tuple[float, ...]:
+    """The lightness levels below which these shares of a histogram's pixels lie."""
+    cum = np.cumsum(counts)
+    return tuple(float(np.searchsorted(cum, share * cum[-1])) for share in shares)
 
 
 def _on_canonical(cfg: ReaderConfig, band: OutlineBand, blob: WhiteBlob) -> WhiteBlob:
@@ -863,7 +870,13 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
     places = [p for p in places if _share_seen(seen, p, edge) >= cfg.cube_min_seen] or places[:0]
     if not places:  # the face lies past the camera's image: nothing to read
         return {"value": None, "position": None, "confidence": 0.0, "xy_mm": [round(blob.centre[0], 1), round(blob.centre[1], 1)]}
-    best, best_face, (px, py) = max((_read_numeral(cfg, patch, face, blob, p) + (p,) for p in places), key=lambda r: r[0])
+    best, best_face, (px, py) = -1.0, None, places[0]
+    for p in places:  # likeliest first; a numeral matched this well is not bettered at a less likely place
+        score, value = _read_numeral(cfg, patch, face, blob, p)
+        if score > best:
+            best, best_face, (px, py) = score, value, p
+        if best >= cfg.cube_stop:
+            break
     cx, cy = x0 + px, y0 + py
     geo = cfg.geometry
     centre = _is_centre(cfg, (cx / ppm, cy / ppm))
@@ -918,6 +931,8 @@ def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob
         k = int(np.argmax(scores))
         if scores[k] > best:
             best, best_face = scores[k], templates[k][0]
+        if best >= cfg.cube_stop:
+            break
     return best, best_face
 
 
