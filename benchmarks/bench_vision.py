@@ -4,12 +4,14 @@
 
 Each setup is a fresh random installation (camera pose up to 15° off vertical, either
 orientation, home boards on either side, lamp, palette, lens, noise, JPEG) drawn from
-``--seed``; none of them was used while tuning (tuning used seeds below 1000). Each
+``--seed``, rendered in 3D by ``vision.render``; a seed counts as unseen until its first read
+(the README says which seeds were tuned on afterwards). Each
 setup is calibrated on its own start-position render, then ``--frames`` random positions
-(with dice and cube, the lamp drifting) are read. Prints whole-board exact rates,
+(with dice and cube, the lamp drifting) are read; dice are matched to the truth at their
+middle's height, where the reader places them. Prints whole-board exact rates,
 per-point, per-die, flat/cocked, half and cube accuracies (a whole board is exact when every
 field is, the dice's halves included), arm-occlusion behaviour, and the
-median ``read`` time per 1280x720 frame on one core.
+median ``read`` time per 1280x720 frame on one core (wall clock and CPU).
 """
 
 from __future__ import annotations
