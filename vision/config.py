@@ -92,14 +92,11 @@ class ReaderConfig:
     band_max_footprint: float = 32.0  # the same past the outline, where a cube on the frame shows a side face beside its top
     side_min_lightness: float = 35.0  # Lab L above the local board that a die's dimmer side face still has
     side_max_chroma: float = 40.0  # and its L1 chroma
-    side_grey_chroma: float = -1.0  # L1 chroma below which a pixel not much darker than the board is a side face in shade
-    side_grey_lightness: float = -10.0  # Lab L: how much darker than the board such a grey pixel may be
     footprint_open: float = 8.0  # mm: opening that trims thin spurs off a die's footprint before it is judged
     cocked_min_fill: float = 0.78  # and is a clean rectangle (a flat die with a copper highlight fused to it is not)
     cocked_excess: float = 1.5  # mm: a footprint reaching this much past where a flat die's can along a side is a cocked die's
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre
-    tipped_faces_always: bool = False  # a die judged flat is also tried with a cocked die's foreshortened faces
     cocked_face_shares: tuple[float, ...] = (0.8, 0.9)  # a cocked die's top face is foreshortened to these shares of its edge
     alike_distance: float = 4.5  # inlay and leather closer than this (in class spreads) cannot be told apart: a checker 8 mm
     # above the leather catches the lamp differently (a warm lamp's hotspot put the same leather 3.1 apart; Blender tuning seed)

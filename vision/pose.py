@@ -96,12 +96,21 @@ class Viewpoint:
     height: float
     plane: float
 
+    def scale(self, z: NDArray[np.float64] | float) -> NDArray[np.float64]:
+        """How much larger, and how much farther from the camera's foot, what lies ``z`` mm above the leather
+        is seen on the canonical plane."""
+        rise = np.asarray(z, np.float64) - self.plane
+        return self.height / np.maximum(self.height - rise, 1.0)
+
     def project(self, xy: NDArray[np.float64], z: NDArray[np.float64] | float) -> NDArray[np.float64]:
         """Where points at canonical ``xy`` (..., 2), ``z`` mm above the leather, are seen on the canonical plane."""
-        rise = np.asarray(z, np.float64) - self.plane
-        scale = self.height / np.maximum(self.height - rise, 1.0)
         nadir = np.asarray(self.nadir, np.float64)
-        return nadir + (np.asarray(xy, np.float64) - nadir) * np.expand_dims(scale, -1)
+        return nadir + (np.asarray(xy, np.float64) - nadir) * np.expand_dims(self.scale(z), -1)
+
+    def unproject(self, seen: NDArray[np.float64] | tuple[float, float], z: float) -> NDArray[np.float64]:
+        """Where a point seen at canonical ``seen``, ``z`` mm above the leather, stands: :meth:`project` undone."""
+        nadir = np.asarray(self.nadir, np.float64)
+        return nadir + (np.asarray(seen, np.float64) - nadir) / self.scale(z)
 
     def lift(self, xy: NDArray[np.float64] | tuple[float, float], base: float, top: float) -> NDArray[np.float64]:
         """How far (mm, as a vector on the canonical plane) the top of something standing at ``xy`` from

@@ -532,10 +532,7 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     x0, y0, x1, y1 = max(0, cx - reach), max(0, cy - reach), min(w, cx + reach), min(h, cy + reach)
     win = lab[y0:y1, x0:x1]
     chroma = cv2.absdiff(win[..., 1], 128).astype(np.int16) + cv2.absdiff(win[..., 2], 128)
-    lift = win[..., 0].astype(np.float32) - base[y0:y1, x0:x1]
-    # a side face is lit less than the top, but it is white: lighter than the board, or grey where the board is coloured
-    loose = (((lift > cfg.side_min_lightness) & (chroma < cfg.side_max_chroma))
-             | ((lift > cfg.side_grey_lightness) & (chroma < cfg.side_grey_chroma))).astype(np.uint8)
+    loose = ((win[..., 0] > base[y0:y1, x0:x1] + cfg.side_min_lightness) & (chroma < cfg.side_max_chroma)).astype(np.uint8)
     cv2.drawContours(loose, [blob.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
     loose = _morph(_morph(loose, cv2.MORPH_CLOSE, cfg.white_close, ppm), cv2.MORPH_OPEN, cfg.white_open, ppm)
     n, labels = cv2.connectedComponents(loose)
@@ -580,8 +577,7 @@ def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[f
     points = outline.reshape(-1, 2) / ppm
     at = blob.centre if centre is None else centre  # canonical mm
     base = surface_height(geo, at)
-    rise = base + geo.die_edge - view.plane
-    top = geo.die_edge * view.height / max(view.height - rise, 1.0)
+    top = geo.die_edge * float(view.scale(base + geo.die_edge))
     lift = view.lift(np.asarray(at), base, base + geo.die_edge)
     a = np.deg2rad(blob.angle)  # the light blob's turn: mostly the top face's
     excess = -np.inf
@@ -602,8 +598,7 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
     """
     (cx, cy), (w, h), ang = cv2.minAreaRect(footprint.contour)
     edge = cfg.geometry.die_edge * cfg.px_per_mm
-    tipped = [f for c in cfg.cocked_face_shares for f in ((edge, edge * c), (edge * c, edge))]
-    faces = ([(edge, edge)] + (tipped if cfg.tipped_faces_always else [])) if flat else tipped
+    faces = [(edge, edge)] if flat else [f for c in cfg.cocked_face_shares for f in ((edge, edge * c), (edge * c, edge))]
     theta = np.deg2rad(ang)
     axes = (np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)]))
     step = cfg.face_search_step * cfg.px_per_mm
@@ -790,12 +785,9 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
             if _is_cube(cfg, cube, seen.centre):
                 continue
             # where it stands: its top is seen, and a die there rests on the frame
-            rise = geo.frame_height + geo.die_edge - view.plane
-            nadir = np.asarray(view.nadir)
-            y = float(nadir[1] + (seen.centre[1] - nadir[1]) * (view.height - rise) / view.height)
-            if not -cfg.frame_die_slack <= y <= geo.frame + cfg.frame_die_slack and not (
-                    geo.depth - geo.frame - cfg.frame_die_slack <= y <= geo.depth + cfg.frame_die_slack):
-                continue
+            y = float(view.unproject(seen.centre, geo.frame_height + geo.die_edge)[1])
+            if min(abs(y - geo.frame / 2), abs(y - (geo.depth - geo.frame / 2))) > geo.frame / 2 + cfg.frame_die_slack:
+                continue  # its base lies on neither long frame
             die = read_die(cfg, cal, band.image, blob, view, at=seen.centre)
             if die["value"] is not None:  # past the outline lies the table: a light patch with no pips is no die
                 dice.append(die)
@@ -1068,7 +1060,8 @@ def find_cube(cfg: ReaderConfig, cal: Calibration, image: Image, lab: Image, bri
     if max((c["confidence"] for c in found), default=0.0) < cfg.cube_sure:
         cream, _ = white_mask(cfg, cal, lab, cream=True)
         found += [read_cube(cfg, cal, image, b, cream) for b in white_blobs(cfg, cal, lab, cream) if half_of(geo, cal.layout, b.centre) == "off"]
-        found += [read_cube(cfg, cal, image, _on_canonical(cfg, band, b), cream) for band in strips for b in band.blobs]
+        past = cube_past_outline(cfg, cal, image, cream, strips)
+        found += [past] if past is not None else []
     found = [c for c in found if c["confidence"] >= cfg.cube_min_score]
     return max(found, key=lambda c: c["confidence"]) if found else None
 

@@ -492,7 +492,7 @@ def _paint_stack_side(canvas: FloatImage, eye: Viewpoint, xy: tuple[float, float
     steps = max(2, int(np.ceil(height * ppm)))
     for z in np.linspace(base, base + height, steps):
         c = eye.project(np.asarray(xy), z)
-        scale = eye.height / (eye.height - z)
+        scale = float(eye.scale(z))
         shade = 0.45 + 0.2 * (z - base) / height
         _disc(canvas, (float(c[0]), float(c[1])), r * scale, tuple(float(v) * shade for v in copper), ppm)  # type: ignore[arg-type]
 
@@ -538,7 +538,7 @@ def paint_scene(rng: np.random.Generator, scene: Scene, board: FloatImage, pal: 
         top = base + geo.checker_thickness
         c = eye.project(np.asarray(jitter), top)
         paint_checker(rng, canvas, (float(c[0]), float(c[1])), dark, geo, pal, ppm, cam.light_dir_deg, layer,
-                      eye.height / (eye.height - top))
+                      float(eye.scale(top)))
     near = np.asarray(board_eye.nadir)
     things: list[tuple[float, object]] = [(float(np.hypot(*(np.asarray(d.xy) - near))), d) for d in scene.dice]
     if scene.cube is not None:
