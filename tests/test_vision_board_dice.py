@@ -13,8 +13,9 @@ import pytest
 
 from vision import BoardReader, CalibrationConfig, calibrate
 from vision.config import ReaderConfig
-from vision.geometry import START_POINTS, BoardGeometry
-from vision.read import _borrowed_shade, _face_turn, _square_centre, board_window, cube_past_outline
+from vision.geometry import START_POINTS, BoardGeometry, surface_height
+from vision.pose import Viewpoint
+from vision.read import WhiteBlob, _borrowed_shade, _face_turn, _square_centre, board_window, cube_past_outline, past_flat_die
 from vision.render import DIE_CLEARANCE, random_scene, random_setup, render
 from vision.sources import read_image
 
@@ -160,6 +161,38 @@ def test_a_cocked_die_whose_blob_holds_most_of_its_side_face_stays_cocked() -> N
     # bulge (tried, and dropped) notched the footprint and the cocked 3 read flat
     reader, image, truth = _reader_and_frame(600, 16, 1)
     assert sorted((d["value"], d["flat"]) for d in reader(image)["dice"]) == sorted((d["value"], d["flat"]) for d in truth["dice"])
+
+
+def _footprint(cfg: ReaderConfig, corners_mm: np.ndarray) -> WhiteBlob:
+    contour = np.round(cv2.convexHull(corners_mm.astype(np.float32)) * cfg.px_per_mm).astype(np.int32)
+    (c, (w, h), a) = cv2.minAreaRect(contour)
+    return WhiteBlob((c[0] / cfg.px_per_mm, c[1] / cfg.px_per_mm), (min(w, h) / cfg.px_per_mm, max(w, h) / cfg.px_per_mm), a, contour, (230.0, 128.0, 128.0), 1.0)
+
+
+def _square(centre: tuple[float, float], side: float) -> np.ndarray:
+    return np.array(centre) + np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64) * side / 2
+
+
+@pytest.mark.parametrize("far_face", [0.0, 2.5, 4.0])
+def test_a_face_beyond_a_square_tops_far_side_is_a_cocked_dies(far_face: float) -> None:
+    """A flat die shows its top and, toward the camera's foot, side faces down to its base; a face seen
+    beyond the top's far side is a tipped die's, however square its top looks."""
+    cfg = ReaderConfig()
+    geo = cfg.geometry
+    at = (geo.width * 0.3, geo.depth * 0.25)  # on a point, 180 mm from the camera's foot
+    view = Viewpoint((at[0] + 180.0, at[1]), 700.0, 8.0)
+    assert surface_height(geo, at) == 0.0  # on the leather
+    top = geo.die_edge * float(view.scale(geo.die_edge))
+    lift = view.lift(np.asarray(at), 0.0, geo.die_edge)
+    assert lift[0] < -2.0  # the top is seen shifted away from the foot (to -x)
+    seen_top = (at[0] + lift[0], at[1] + lift[1])
+    corners = np.vstack([_square(seen_top, top), _square(at, geo.die_edge)])
+    if far_face:  # a face on the top's far side (-x), as a die tipped away from the camera shows
+        corners = np.vstack([corners, _square(seen_top, top) - np.array([far_face, 0.0])])
+    px = (seen_top[0] * cfg.px_per_mm, seen_top[1] * cfg.px_per_mm)
+    reach = past_flat_die(cfg, _footprint(cfg, corners), px, view, at)
+    assert reach == pytest.approx(far_face, abs=0.5)
+    assert (reach > cfg.cocked_far_excess) == (far_face > 0)
 
 
 def test_a_bare_corner_point_in_shade_holds_no_checker() -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -549,7 +549,8 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
 
 
 def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[float, float] | None = None) -> bool:
-    """Whether a die lies flat (``centre`` in canonical mm, the blob's own by default).
+    """Whether a die lies flat by its outline (``centre`` in canonical mm, the blob's own by default);
+    :func:`past_flat_die` is the test once its pips have placed its top.
 
     Cocked when either holds:
 
@@ -587,9 +588,43 @@ def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[f
     return excess <= cfg.cocked_excess
 
 
-def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: bool) -> tuple[int | None, float]:
-    """Value and confidence of a die from the face-sized rectangle in its footprint whose pips best
-    fit a die face.
+def past_flat_die(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
+                  centre: tuple[float, float]) -> float:
+    """How far (mm) a die's ``footprint`` reaches past the outline a flat die standing at ``centre``
+    (canonical mm) would have if its top face were centred at ``top_at`` (pixels of the footprint's
+    contour): the hull of its top, seen larger and shifted by parallax, and its base, toward the
+    camera's foot. A flat die never shows a face beyond its top's far side; a die tipped away from the
+    camera does, even when its top still looks square."""
+    ppm, edge = cfg.px_per_mm, cfg.geometry.die_edge
+    base = surface_height(cfg.geometry, centre)
+    top = edge * float(view.scale(base + edge))
+    lift = view.lift(np.asarray(centre), base, base + edge)
+    opened = _opened_outline(cfg, footprint.contour, cfg.footprint_open)
+    outline = footprint.contour if opened is None else opened
+    (_, (w, h), _) = cv2.minAreaRect(outline)
+    if cv2.contourArea(outline) < cfg.cocked_min_fill * w * h:
+        return 0.0  # no clean rectangle: a copper highlight fused to a flat die, not a side face
+    points = outline.reshape(-1, 2) / ppm
+    (_, _, ang) = cv2.minAreaRect(footprint.contour)
+    t = np.deg2rad(ang)
+    axes = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64) @ axes / 2
+    at = np.asarray(top_at, np.float64) / ppm
+    hull = cv2.convexHull(np.vstack([at + corners * top, at - lift + corners * edge]).astype(np.float32))
+    return max(-cv2.pointPolygonTest(hull, (float(x), float(y)), True) for x, y in points)
+
+
+class TopFace(NamedTuple):
+    """The face-sized rectangle of a die's footprint whose pips best fit a die face."""
+
+    value: int | None
+    confidence: float
+    margin: float  # how much better the best layout fits than the next (see vision.pips.read_pips)
+    centre: tuple[float, float]  # pixels of the footprint's contour
+
+
+def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: bool) -> TopFace:
+    """The face-sized rectangle in a die's footprint whose pips best fit a die face.
 
     Under a tilted camera a flat die's side faces show beside its top, light and with pips of their
     own, and a cocked die's footprint is its foreshortened top and a side face; so the rectangle
@@ -602,7 +637,7 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
     theta = np.deg2rad(ang)
     axes = (np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)]))
     step = cfg.face_search_step * cfg.px_per_mm
-    best: tuple[float, int | None, float] = (-np.inf, None, 0.0)
+    best = TopFace(None, 0.0, -np.inf, (cx, cy))
     for face in faces:
         size = (face[0] * cfg.pips.face_share, face[1] * cfg.pips.face_share)
         offsets = [np.linspace(-s, s, 2 * int(np.ceil(s / step)) + 1) if s > 0 else np.zeros(1)
@@ -611,9 +646,9 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
             for b in offsets[1]:
                 centre = np.array([cx, cy]) + a * axes[0] + b * axes[1]
                 value, conf, margin = read_pips(_crop(raw, (float(centre[0]), float(centre[1])), size, ang, cfg.die_crop_px), cfg.pips)
-                if margin > best[0]:
-                    best = (margin, value, conf)
-    return best[1], best[2]
+                if margin > best.margin:
+                    best = TopFace(value, conf, margin, (float(centre[0]), float(centre[1])))
+    return best
 
 
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
@@ -623,7 +658,10 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
     footprint = blob.grown or blob
     centre = blob.centre if at is None else at
     flat = is_flat(cfg, blob, view, centre)
-    value, conf = read_top_face(cfg, raw, footprint, flat)
+    face = read_top_face(cfg, raw, footprint, flat)
+    if flat and face.value is not None and past_flat_die(cfg, footprint, face.centre, view, centre) > cfg.cocked_far_excess:
+        flat = False  # its top looks square, yet a face shows beyond it
+    value, conf = face.value, face.confidence
     return {
         "value": value,
         "flat": bool(flat),
