@@ -95,7 +95,7 @@ class ReaderConfig:
     footprint_open: float = 8.0  # mm: opening that trims thin spurs off a die's footprint before it is judged
     cocked_min_fill: float = 0.78  # and is a clean rectangle (a flat die with a copper highlight fused to it is not)
     cocked_excess: float = 1.5  # mm: a footprint reaching this much past where a flat die's can along a side is a cocked die's
-    cocked_far_excess: float = 1.25  # mm: and this much past a flat die's outline drawn from where its pips put the top
+    cocked_far_excess: float = 1.25  # mm: or a footprint reaching this far (area over an edge) past a flat die's outline drawn where its pips put the top
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre
     cocked_face_shares: tuple[float, ...] = (0.8, 0.9)  # a cocked die's top face is foreshortened to these shares of its edge

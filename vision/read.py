@@ -590,11 +590,11 @@ def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[f
 
 def past_flat_die(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
                   centre: tuple[float, float]) -> float:
-    """How far (mm) a die's ``footprint`` reaches past the outline a flat die standing at ``centre``
-    (canonical mm) would have if its top face were centred at ``top_at`` (pixels of the footprint's
-    contour): the hull of its top, seen larger and shifted by parallax, and its base, toward the
-    camera's foot. A flat die never shows a face beyond its top's far side; a die tipped away from the
-    camera does, even when its top still looks square."""
+    """How far (mm, the area spread over a die's edge) a die's ``footprint`` reaches past the outline a
+    flat die standing at ``centre`` (canonical mm) would have if its top face were centred at ``top_at``
+    (pixels of the footprint's contour): the hull of its top, seen larger and shifted by parallax, and
+    its base, toward the camera's foot. A flat die never shows a face beyond its top's far side; a die
+    tipped away from the camera does, even when its top still looks square."""
     ppm, edge = cfg.px_per_mm, cfg.geometry.die_edge
     base = surface_height(cfg.geometry, centre)
     top = edge * float(view.scale(base + edge))
@@ -610,8 +610,16 @@ def past_flat_die(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, 
     axes = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
     corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64) @ axes / 2
     at = np.asarray(top_at, np.float64) / ppm
-    hull = cv2.convexHull(np.vstack([at + corners * top, at - lift + corners * edge]).astype(np.float32))
-    return max(-cv2.pointPolygonTest(hull, (float(x), float(y)), True) for x, y in points)
+    hull = np.vstack([at + corners * top, at - lift + corners * edge])
+    # spread over an edge: a face beyond the top lies along a whole side, shade or copper grown onto a
+    # flat die's footprint at a corner does not
+    fine = 4.0  # pixels per mm of the drawing
+    lo = np.minimum(points.min(axis=0), hull.min(axis=0)) - 1.0
+    size = np.ceil((np.maximum(points.max(axis=0), hull.max(axis=0)) + 1.0 - lo) * fine).astype(int)
+    seen = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(seen, [np.round((points - lo) * fine).astype(np.int32)], 1)
+    cv2.fillConvexPoly(seen, np.round((cv2.convexHull(hull.astype(np.float32)).reshape(-1, 2) - lo) * fine).astype(np.int32), 0)
+    return float(np.count_nonzero(seen)) / fine**2 / edge
 
 
 class TopFace(NamedTuple):
