@@ -7,7 +7,7 @@ import numpy as np
 from vision.calibrate import calibrate
 from vision.config import CalibrationConfig, ReaderConfig
 from vision.geometry import Layout
-from vision.read import BoardReader, _neighbours
+from vision.read import BoardReader, _neighbours, covered_points
 from vision.render import random_scene, random_setup, render, with_arm
 
 
@@ -17,6 +17,27 @@ def test_neighbours_are_side_by_side_on_one_row_across_the_bar() -> None:
     assert near[17, 16] and not near[17, 15]  # 17 is next to 18; 16 is two points off
     assert not near[0, 23]  # points 1 and 24 are on opposite rows
     assert near.sum(axis=1).max() <= 2
+
+
+def _points(cfg: ReaderConfig, worse: dict[int, float], foreign: dict[int, float] | None = None) -> list[int]:
+    """The points (1..24) covered_points reports when all are explained well but those in ``worse``."""
+    fits = np.full(24, -0.3)
+    shares = np.zeros(24)
+    for p, f in worse.items():
+        fits[p - 1] = f
+    for p, f in (foreign or {}).items():
+        shares[p - 1] = f
+    neighbours = _neighbours(cfg, Layout(home_right=True, dark_bottom=True))
+    return [i + 1 for i in np.flatnonzero(covered_points(cfg, fits, shares, neighbours))]
+
+
+def test_a_point_alone_a_little_badly_explained_is_read_not_covered() -> None:
+    cfg = ReaderConfig()
+    assert _points(cfg, {3: -8.5}) == []  # a dim corner
+    assert _points(cfg, {3: -12.0}) == [3]  # too badly explained: covered
+    assert _points(cfg, {3: -12.0, 4: -2.0, 9: -2.0}) == [3, 4]  # and a neighbour is judged strictest (9 is far)
+    assert 3 in _points(cfg, {3: -8.5}, {3: 0.2})  # something foreign on it
+    assert _points(cfg, {3: -8.5, 4: -4.0}) == [3, 4]  # its neighbour is troubled too: what covers a point reaches the next
 
 
 def test_arm_tip_beside_covered_points_is_not_a_confident_count() -> None:

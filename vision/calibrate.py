@@ -427,7 +427,8 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     ref = tuple(float(v) for v in np.median(band, axis=0))
     wood_l = float(np.median(lab_image(band.reshape(-1, 1, 3))[..., 0]))
     cal = Calibration((w, h), lens, hom, layout, classes, leather, ref, wood_l, background)  # type: ignore[arg-type]
-    reading = read_board(rcfg, cal, image, maps=maps)
+    # read back strictly: a point explained badly, even alone, says the fit is off
+    reading = read_board(replace(rcfg, lone_min_fit=rcfg.min_mean_fit), cal, image, maps=maps)
     if reading["points"] != list(START_POINTS) or reading["bar"] != {"dark": 0, "light": 0}:
         raise StartPositionNotFoundError(f"the board does not read as the start position: points {reading['points']!r}")
     return cal

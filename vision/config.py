@@ -37,6 +37,7 @@ class ReaderConfig:
     arm_point_share: float = 0.1  # a point with this share of its samples under the arm is covered
     strict_share: float = 0.5  # when anything covers the board, these limits shrink to this share
     min_mean_fit: float = -6.0  # a point explained this badly (mean log-likelihood) by its best reading is covered
+    lone_min_fit: float = -10.0  # ... unless better than this, alone, its neighbours explained well (a dim corner, not a hand)
     bar_profile_start: float = 13.0  # mm from the board's centre (leaves room for the cube)
     bar_max: int = 4  # checkers a player can have visible on the bar
     # dice and cube: light, nearly grey blobs

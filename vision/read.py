@@ -221,6 +221,29 @@ def _borrowed_shade(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.fl
     return out
 
 
+def covered_points(cfg: ReaderConfig, fits: NDArray[np.float64], foreign: NDArray[np.float64], neighbours: NDArray[np.bool_],
+                   arm_share: NDArray[np.float64] | None = None) -> NDArray[np.bool_]:
+    """(24,) the points something lies over, to be reported ``occluded``, from how well each point's best
+    reading explains it (``fits``, mean log-likelihood), the share of its samples no class explains
+    (``foreign``), which points are ``neighbours``, and the share of each under an arm seen crossing the frame."""
+    covered = (foreign > cfg.occluded_fraction) | (fits < cfg.min_mean_fit)
+    # a point explained only a little worse, alone, nothing foreign on it and its neighbours explained well,
+    # is a corner where the lamp's falloff was under-corrected: read it (what covers a point reaches the next)
+    strict_fit, strict_foreign = cfg.min_mean_fit * cfg.strict_share, cfg.occluded_fraction * cfg.strict_share
+    troubled = (fits < strict_fit) | (foreign > strict_foreign)
+    alone = (fits >= cfg.lone_min_fit) & (foreign <= strict_foreign) & ~(neighbours & troubled[None, :]).any(axis=1)
+    covered &= ~alone
+    if arm_share is not None:
+        covered |= arm_share >= cfg.arm_point_share
+    if covered.any():  # something is over the board: be stricter with every point it may reach
+        covered |= troubled
+        # and strictest beside what it covers: an arm's edge or a hand's fingertips hide part of the next point
+        near = (neighbours & covered[None, :]).any(axis=1)
+        share = cfg.strict_share * cfg.strict_share
+        covered |= near & ((foreign > cfg.occluded_fraction * share) | (fits < cfg.min_mean_fit * share))
+    return covered
+
+
 def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_],
                 under_arm: NDArray[np.bool_] | None = None) -> list[StackReading]:
     """Counts on all 24 points at once: profiles (24, S, 3) -> readings; ``ignore`` (24, S) marks dice and cube,
@@ -257,15 +280,8 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     for i in range(24):
         c, n, d = np.unravel_index(int(np.argmax(full[i])), full[i].shape)
         fits[i] = float(raw[i, c, table[n, d], np.arange(table.shape[-1])].sum()) / seen[i]
-    covered = (foreign > cfg.occluded_fraction) | (fits < cfg.min_mean_fit)
-    if under_arm is not None:
-        covered |= (under_arm & ~ignore).sum(axis=1) / seen >= cfg.arm_point_share
-    if covered.any():  # something is over the board: be stricter with every point it may reach
-        covered |= (foreign > cfg.occluded_fraction * cfg.strict_share) | (fits < cfg.min_mean_fit * cfg.strict_share)
-        # and strictest beside what it covers: an arm's edge or a hand's fingertips hide part of the next point
-        near = (_neighbours(cfg, cal.layout) & covered[None, :]).any(axis=1)
-        share = cfg.strict_share * cfg.strict_share
-        covered |= near & ((foreign > cfg.occluded_fraction * share) | (fits < cfg.min_mean_fit * share))
+    arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
+    covered = covered_points(cfg, fits, foreign, _neighbours(cfg, cal.layout), arm_share)
     out = []
     for i in range(24):
         frac = float(foreign[i])
