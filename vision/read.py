@@ -251,7 +251,7 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     fl = cfg.loglik_floor
     cop, dark, light, field = (class_loglik(cfg, cal, k, profiles) for k in ("copper", "dark", "light", "field"))
     bare = _borrowed_shade(cfg, cal, profiles, ignore)
-    lea = _leather_loglik(cal, bare, fl)
+    lea = leather_look = _leather_loglik(cal, bare, fl)
     if cal.background is not None and cal.background.shape == profiles.shape:
         # the empty point as seen at calibration, shading and all
         z = (bare - cal.background) / np.asarray(cfg.min_std, np.float32)
@@ -259,11 +259,18 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         lea, field = np.maximum(lea, bg), np.maximum(field, bg)
     ll = np.stack([np.stack([cop, dark, lea, field], axis=1), np.stack([cop, light, lea, field], axis=1)], axis=1)
     raw = ll.copy()  # how well the colours are explained at all (for occlusion), before the next step
-    # a checker whose inlay is the point's own leather shows only by its copper rim: its inlay is no evidence
+    # a checker whose inlay is the point's own leather shows only by its copper rim where it lies on the
+    # leather: there its inlay is no evidence. Past the leather's edge, on the wood, its inlay must look like
+    # the inlay or the leather, not like the bare board calibration saw there (else a row of phantom checkers
+    # beyond a short stack costs only their rims: three read as thirteen)
+    table = point_label_table(cfg)
+    on_leather = table[0, 0] == LEATHER
     cost = np.full((24, 2), cfg.checker_cost, np.float32)
     for c, name in enumerate(("dark", "light")):
         same = _alike(cfg, cal.classes[name], cal.leather)
-        ll[same, c, INLAY] = ll[same, c, LEATHER]
+        ll[np.ix_(same, [c], [INLAY], on_leather)] = ll[np.ix_(same, [c], [LEATHER], on_leather)]
+        off = np.ix_(same, [c], [INLAY], ~on_leather)
+        ll[off] = np.maximum(ll[off], leather_look[np.ix_(same, ~on_leather)][:, None, None, :])
         cost[same, c] = cfg.rim_only_checker_cost  # rims alone are weaker evidence: the leather's sheen and edges mimic them
     s1 = np.arange(0.0, cfg.profile_length, cfg.profile_step)
     near_frame = np.tile(s1 < cfg.base_skip, len(cfg.lateral_lines))  # the frame's bevel shades the first millimetres
@@ -272,7 +279,6 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     raw *= ~ignore[:, None, None, :]
     seen = np.maximum((~ignore).sum(axis=1), 1)
     foreign = ((np.max(np.stack([cop, dark, light, field, lea]), axis=0) < cfg.unexplained_loglik) & ~ignore).sum(axis=1) / seen
-    table = point_label_table(cfg)
     full = _score(ll, table, keep_shifts=True)  # (24, 2 colours, 16, shifts)
     full -= cost[:, :, None, None] * np.arange(16, dtype=np.float32)[None, None, :, None]  # evidence must pay for each checker
     scores = full.max(axis=-1)
