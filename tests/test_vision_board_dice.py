@@ -15,7 +15,7 @@ from vision import BoardReader, CalibrationConfig, calibrate
 from vision.config import ReaderConfig
 from vision.geometry import START_POINTS, BoardGeometry, surface_height
 from vision.pose import Viewpoint
-from vision.read import WhiteBlob, _borrowed_shade, _face_turn, _square_centre, board_window, cube_past_outline, past_flat_die
+from vision.read import WhiteBlob, _borrowed_shade, _face_turn, _square_centre, board_window, cube_past_outline, face_marked, past_flat_die
 from vision.render import DIE_CLEARANCE, random_scene, random_setup, render
 from vision.sources import read_image
 
@@ -242,3 +242,22 @@ def test_only_a_borrowed_look_is_shaded_and_only_darker() -> None:
     dark = cal.background.copy()
     dark[..., 0] -= 100.0  # far darker than any shade: only borrowed_shade_max is taken off
     assert np.allclose(_borrowed_shade(cfg, cal, dark, ignore)[covered, :, 0], cal.background[covered, :, 0] - 100.0 + cfg.borrowed_shade_max, atol=1e-3)
+
+
+@pytest.mark.parametrize("pips", [0, 1, 6])
+def test_a_light_square_without_a_pip_is_a_glare_not_a_die(pips: int) -> None:
+    """A die's every face has a pip; the lamp's glare on the varnish is as light and square, but plain
+    (Blender seed 2026112410: such a glare beside the bar read as a 6)."""
+    cfg = ReaderConfig()
+    rng = np.random.default_rng(pips)
+    ppm, edge = cfg.px_per_mm, cfg.geometry.die_edge
+    raw = np.full((int(60 * ppm), int(60 * ppm), 3), (60, 80, 110), np.float32)  # walnut, BGR
+    x0, x1 = int(22 * ppm), int((22 + edge) * ppm)
+    raw[x0:x1 + 1, x0:x1 + 1] = (205, 210, 215)  # a lit square, its outline on it as a mask's is: a die's face or a glare
+    pip_r = max(1, int(round(0.11 * edge * ppm)))
+    for k in range(pips):  # dark pips in a row across the face
+        c = (int((22 + edge * (k + 1) / (pips + 1)) * ppm), int((22 + edge / 2) * ppm))
+        cv2.circle(raw, c, pip_r, (40, 40, 40), -1)
+    raw = np.clip(raw + rng.normal(0, 3.0, raw.shape), 0, 255).astype(np.uint8)  # sensor noise
+    blob = _footprint(cfg, _square((22 + edge / 2, 22 + edge / 2), edge))
+    assert face_marked(cfg, raw, blob) == (pips > 0)

@@ -89,6 +89,7 @@ class ReaderConfig:
     min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square
     unread_min_fill: float = 0.8  # the same, for a blob whose pips are not read surely (copper highlights are arcs)
     unclean_min_confidence: float = 0.8  # a less square blob is a die only with pips read this surely
+    die_min_face_std: float = 8.0  # Lab L spread (std) over a die's footprint: its pips mark it, a glare on the varnish is plain
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
     band_max_footprint: float = 32.0  # the same past the outline, where a cube on the frame shows a side face beside its top
     side_min_lightness: float = 35.0  # Lab L above the local board that a die's dimmer side face still has

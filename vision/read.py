@@ -1148,11 +1148,27 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
             continue
         if half_of(geo, cal.layout, blob.centre) == "off" and (on_long_frame(cfg, blob.centre) or _is_cube(cfg, cube, blob.centre)):
             continue
+        if not face_marked(cfg, raw, blob):
+            continue  # a lamp's glare on the varnish: light and square enough, but no pip on it
         die = read_die(cfg, cal, raw, blob, view)
         if blob.fill < cfg.unread_min_fill and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
             continue  # no clean square and no sure pips: a copper rim's highlight, not a die
         dice.append(die)
     return dice + dice_past_outline(cfg, cal, view, strips, cube)
+
+
+def face_marked(cfg: ReaderConfig, raw: Image, blob: WhiteBlob) -> bool:
+    """Whether the light blob shows dark marks: every face of a die has a pip, so its lightness spreads
+    (``die_min_face_std``); the lamp's glare on the varnished field or bar is as light and plain."""
+    footprint = blob.grown or blob
+    x, y, w, h = cv2.boundingRect(footprint.contour)
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, raw.shape[1]), min(y + h, raw.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return True
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(inside, [footprint.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
+    lightness = cv2.cvtColor(raw[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[..., 0][inside.astype(bool)]
+    return lightness.size == 0 or float(lightness.astype(np.float32).std()) >= cfg.die_min_face_std
 
 
 def _is_cube(cfg: ReaderConfig, cube: dict[str, Any] | None, xy: tuple[float, float]) -> bool:
