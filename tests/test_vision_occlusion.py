@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.calibrate import calibrate
 from vision.config import CalibrationConfig, ReaderConfig
 from vision.geometry import Layout
-from vision.read import BoardReader, _neighbours, covered_points
+from vision.pose import Viewpoint
+from vision.read import BoardReader, _neighbours, covered_points, layer_steps, overcounted
 from vision.render import random_scene, random_setup, render, with_arm
 
 
@@ -38,6 +41,20 @@ def test_a_point_alone_a_little_badly_explained_is_read_not_covered() -> None:
     assert _points(cfg, {3: -12.0, 4: -2.0, 9: -2.0}) == [3, 4]  # and a neighbour is judged strictest (9 is far)
     assert 3 in _points(cfg, {3: -8.5}, {3: 0.2})  # something foreign on it
     assert _points(cfg, {3: -8.5, 4: -4.0}) == [3, 4]  # its neighbour is troubled too: what covers a point reaches the next
+
+
+def test_a_colour_read_with_more_than_fifteen_checkers_loses_its_worst_explained_points() -> None:
+    counts: list[int | None] = [0] * 24
+    counts[1], counts[5], counts[12], counts[18] = -15, -3, 5, -2  # light: 20 on the points
+    fits = np.full(24, -0.5)
+    fits[1], fits[18] = -8.2, -1.0  # the tall stack is the worst explained
+    assert overcounted(counts, fits) == [1]
+    fits[18] = -9.0  # the worst explained first, until the rest fit
+    assert overcounted(counts, fits) == [18, 1]
+    counts[1] = -5  # 10 light, 5 dark: nothing to drop
+    assert overcounted(counts, fits) == []
+    counts[3] = None  # an unread point counts for nothing
+    assert overcounted(counts, fits) == []
 
 
 def test_arm_tip_beside_covered_points_is_not_a_confident_count() -> None:
@@ -120,3 +137,18 @@ def test_a_blob_reaching_past_the_image_is_measured_on_what_lies_inside() -> Non
     blob = _blob(cfg, lab, square)
     assert blob is not None and blob.colour[0] == 230
     assert _blob(cfg, lab, square + np.array([200, 0], np.int32)) is None  # wholly outside
+
+
+def test_a_layer_is_looked_for_where_the_camera_sees_it() -> None:
+    """A second layer's top is a checker's thickness higher than the first's, so it is seen shifted away
+    from the camera's foot: on a point that runs toward the foot it lies nearer the first layer."""
+    cfg = ReaderConfig()
+    geo, layout = cfg.geometry, Layout(home_right=True, dark_bottom=True)
+    centre = (geo.width / 2, geo.depth / 2)
+    steps = layer_steps(cfg, layout, Viewpoint(centre, 600.0, geo.checker_thickness))
+    assert np.allclose(steps, steps[0]) and 8.0 < steps[0] < geo.layer_offset  # both rows run toward the foot, alike
+    # the foot over the far row: its points' layers barely shift, the near row's more
+    off = layer_steps(cfg, layout, Viewpoint((centre[0], geo.depth * 0.15), 600.0, geo.checker_thickness))
+    top = [i for i in range(24) if off[i] > steps[0]]
+    assert len(top) == 12 and off.min() < steps[0]
+    assert np.allclose(layer_steps(replace(cfg, layer_parallax=0.0), layout, Viewpoint(centre, 600.0, 7.0)), geo.layer_offset)

@@ -23,6 +23,8 @@ class ReaderConfig:
     lateral_lines: tuple[float, ...] = (0.0, -8.0, 8.0)  # mm off a point's centre line, sampled along it
     base_skip: float = 4.0  # mm at a point's base that are not scored (shade of the frame)
     max_shift: int = 4  # mm a stack may sit off its nominal place along the point
+    layer_parallax: float = 1.0  # share of their height's parallax by which a second and third layer are looked for where the camera sees them
+    layer_step_resolution: float = 1.0  # mm: points whose layers are seen this nearly alike share one table
     rim_inner: float = 0.70  # inner radius of a checker's copper rim / its radius
     min_std: tuple[float, float, float] = (14.0, 4.0, 4.0)  # floor of a colour class's spread (Lab)
     spread_penalty: float = 1.0  # a broad colour class pays the log of its spread (a proper density), times this
@@ -108,6 +110,7 @@ class ReaderConfig:
     rim_only_checker_cost: float = 8.0  # the same where a checker's inlay is the point's own leather
     borrowed_shade_max: float = 40.0  # Lab L: how much darker a point with a borrowed look may be overall and still be judged bare
     borrowed_shade_chroma: bool = True  # the shade dulls the leather's colour too (a and b taken back toward the look by L's share)
+    bare_shade_max: float = 0.0  # the same on points bare at the start (their look measured): a lamp's drift may shade them since
     borrowed_shade_window: float = 40.0  # mm along the point over which that shade is taken as even
     checker_cost: float = 4.0  # log-likelihood a checker's evidence must exceed (shadows and dice edges are not checkers)
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain

@@ -25,7 +25,7 @@ from vision.calibrate import Calibration, warp_maps
 from vision.config import ReaderConfig
 from vision.dice import fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
-from vision.geometry import START_POINTS, BoardGeometry, Layout, half_of, point_axis, side_of, surface_height
+from vision.geometry import START_POINTS, BoardGeometry, Layout, checker_centre, half_of, point_axis, side_of, surface_height
 from vision.numerals import numeral_mask
 from vision.pips import read_pips
 from vision.pose import Viewpoint, viewpoint
@@ -64,7 +64,7 @@ def _stack_labels(cfg: ReaderConfig, n: int, positions: NDArray[np.float64], lat
     return labels
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=32)
 def point_label_table(cfg: ReaderConfig) -> NDArray[np.int64]:
     """(16 counts, shifts, lines x samples) expected classes along a point."""
     geo = cfg.geometry
@@ -79,6 +79,33 @@ def point_label_table(cfg: ReaderConfig) -> NDArray[np.int64]:
 
 
 @lru_cache(maxsize=8)
+def layer_steps(cfg: ReaderConfig, layout: Layout, view: Viewpoint) -> NDArray[np.float64]:
+    """(24,) how far along each point a layer of checkers is seen beyond the layer it lies on (mm): the
+    stacking offset plus the parallax of one checker's thickness, which the camera's foot sets point by
+    point (a sixth checker on a point pointing away from the foot is seen nearly over the first)."""
+    geo = cfg.geometry
+    steps = np.full(24, geo.layer_offset)
+    if cfg.layer_parallax <= 0:
+        return steps
+    for p in range(1, 25):
+        x, y, _ = checker_centre(geo, layout, p, 5)
+        _, (dx, dy) = point_axis(geo, layout, p)
+        lift = view.lift((x, y), geo.checker_thickness, 2 * geo.checker_thickness)
+        steps[p - 1] += cfg.layer_parallax * float(lift[0] * dx + lift[1] * dy) / float(np.hypot(dx, dy))
+    return steps
+
+
+def point_label_tables(cfg: ReaderConfig, steps: NDArray[np.float64]) -> list[tuple[NDArray[np.int64], NDArray[np.int64]]]:
+    """The points grouped by their layer step (to ``layer_step_resolution`` mm): (point indices, label table)."""
+    res = cfg.layer_step_resolution
+    keys = np.round(steps / res).astype(np.int64)
+    out = []
+    for k in np.unique(keys):
+        geo = replace(cfg.geometry, layer_offset=float(k * res))
+        out.append((np.nonzero(keys == k)[0], point_label_table(replace(cfg, geometry=geo))))
+    return out
+
+
 def bar_label_table(cfg: ReaderConfig) -> NDArray[np.int64]:
     """(bar_max+1, shifts, samples) expected classes along one half of the bar (FIELD = bar wood)."""
     geo = cfg.geometry
@@ -199,9 +226,10 @@ def _borrowed_shade(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.fl
     explain the difference better. A checker is a local pattern; a shade lies over the whole point."""
     if cal.background is None or cal.bare_board_seen or cfg.borrowed_shade_max <= 0 or cal.background.shape != profiles.shape:
         return profiles
-    covered = [i for i, n in enumerate(START_POINTS) if n and (~ignore[i]).sum() >= 0.5 * ignore.shape[1]]
+    covered = [i for i, n in enumerate(START_POINTS) if (n or cfg.bare_shade_max > 0) and (~ignore[i]).sum() >= 0.5 * ignore.shape[1]]
     if not covered:
         return profiles
+    limit = np.array([cfg.borrowed_shade_max if START_POINTS[i] else cfg.bare_shade_max for i in covered], np.float32)[:, None]
     lines = len(cfg.lateral_lines)
     half = int(round(cfg.borrowed_shade_window / 2 / cfg.profile_step))
     # a sample under a die or the cube counts as unshaded: at worst less shade is taken off
@@ -209,7 +237,7 @@ def _borrowed_shade(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.fl
     padded = np.pad(diff, ((0, 0), (0, 0), (half, half)), mode="edge")
     windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=2)  # (points, lines, S, window)
     shade = np.median(windows.transpose(0, 2, 1, 3).reshape(len(covered), diff.shape[2], -1), axis=2)  # (points, S)
-    shade = np.tile(np.clip(shade, -cfg.borrowed_shade_max, 0.0), (1, lines)).astype(np.float32)
+    shade = np.tile(np.clip(shade, -limit, 0.0), (1, lines)).astype(np.float32)
     out = profiles.copy()
     out[covered, :, 0] -= shade
     if cfg.borrowed_shade_chroma:
@@ -263,8 +291,8 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     # leather: there its inlay is no evidence. Past the leather's edge, on the wood, its inlay must look like
     # the inlay or the leather, not like the bare board calibration saw there (else a row of phantom checkers
     # beyond a short stack costs only their rims: three read as thirteen)
-    table = point_label_table(cfg)
-    on_leather = table[0, 0] == LEATHER
+    tables = point_label_tables(cfg, layer_steps(cfg, cal.layout, camera_view(cfg, cal)))
+    on_leather = tables[0][1][0, 0] == LEATHER  # the bare point: the same whatever the layers' step
     cost = np.full((24, 2), cfg.checker_cost, np.float32)
     for c, name in enumerate(("dark", "light")):
         same = _alike(cfg, cal.classes[name], cal.leather)
@@ -279,13 +307,19 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     raw *= ~ignore[:, None, None, :]
     seen = np.maximum((~ignore).sum(axis=1), 1)
     foreign = ((np.max(np.stack([cop, dark, light, field, lea]), axis=0) < cfg.unexplained_loglik) & ~ignore).sum(axis=1) / seen
-    full = _score(ll, table, keep_shifts=True)  # (24, 2 colours, 16, shifts)
+    full = np.empty((24, 2, 16, 2 * cfg.max_shift + 1), np.float32)  # (24, 2 colours, 16, shifts)
+    table_of: list[NDArray[np.int64]] = [tables[0][1]] * 24
+    for rows, table in tables:
+        full[rows] = _score(ll[rows], table, keep_shifts=True)
+        for i in rows:
+            table_of[i] = table
     full -= cost[:, :, None, None] * np.arange(16, dtype=np.float32)[None, None, :, None]  # evidence must pay for each checker
     scores = full.max(axis=-1)
     fits = np.empty(24)
     for i in range(24):
         c, n, d = np.unravel_index(int(np.argmax(full[i])), full[i].shape)
-        fits[i] = float(raw[i, c, table[n, d], np.arange(table.shape[-1])].sum()) / seen[i]
+        labels = table_of[i][n, d]
+        fits[i] = float(raw[i, c, labels, np.arange(labels.shape[-1])].sum()) / seen[i]
     arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
     covered = covered_points(cfg, fits, foreign, _neighbours(cfg, cal.layout), arm_share)
     out = []
@@ -301,7 +335,23 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         colour_margin = float(abs(sc[0, n] - sc[1, n])) if n else margin
         conf = float(np.clip(min(margin, colour_margin) / cfg.confidence_margin, 0.0, 1.0))
         out.append(StackReading(n if sc[0, n] >= sc[1, n] else -n, conf, frac))
+    for i in overcounted([r.count for r in out], fits):
+        out[i] = StackReading(None, 0.0, out[i].foreign)
     return out
+
+
+def overcounted(counts: list[int | None], fits: NDArray[np.float64]) -> list[int]:
+    """Points to report unread because their colour would have more than its fifteen checkers: that
+    colour's worst-explained points, until the rest fit (a misfit picks extra layers to explain more)."""
+    drop: list[int] = []
+    for sign in (1, -1):
+        mine = sorted((i for i, c in enumerate(counts) if c is not None and c * sign > 0), key=lambda i: fits[i])
+        total = sum(abs(counts[i] or 0) for i in mine)
+        while total > 15 and mine:
+            i = mine.pop(0)
+            drop.append(i)
+            total -= abs(counts[i] or 0)
+    return drop
 
 
 def read_bar(cfg: ReaderConfig, cal: Calibration, halves: tuple[NDArray[np.float32], NDArray[np.float32]],
