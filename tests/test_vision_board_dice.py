@@ -222,7 +222,7 @@ def test_a_bare_corner_point_in_shade_holds_no_checker() -> None:
         assert reader(image)["points"] == truth["points"], (base, k, frame)
 
 
-def test_only_a_borrowed_look_is_shaded_and_only_darker() -> None:
+def test_a_shade_is_taken_off_only_where_darker_and_less_on_a_point_seen_bare() -> None:
     reader, _, _ = _reader_and_frame(500, 0, 0)
     cal, cfg = reader.cal, reader.cfg
     assert cal.background is not None
@@ -236,7 +236,10 @@ def test_only_a_borrowed_look_is_shaded_and_only_darker() -> None:
     only_l = _borrowed_shade(replace(cfg, borrowed_shade_chroma=False), cal, dim, ignore)
     assert np.allclose(only_l[covered, :, 0], cal.background[covered, :, 0], atol=1e-3)
     assert np.allclose(only_l[covered, :, 1:], dim[covered, :, 1:])
-    assert np.array_equal(judged[bare], dim[bare])  # a point seen bare at calibration keeps its own look
+    # a point seen bare at calibration: only a lamp's drift since (up to bare_shade_max) is taken off
+    assert cfg.bare_shade_max < 25.0
+    assert np.allclose(judged[bare, :, 0], dim[bare, :, 0] + cfg.bare_shade_max, atol=1e-3)
+    assert np.array_equal(_borrowed_shade(replace(cfg, bare_shade_max=0.0), cal, dim, ignore)[bare], dim[bare])
     assert np.array_equal(_borrowed_shade(cfg, cal, cal.background + 25.0, ignore), cal.background + 25.0)  # lighter: no change
     assert _borrowed_shade(cfg, replace(cal, bare_board_seen=True), dim, ignore) is dim
     dark = cal.background.copy()

@@ -219,11 +219,12 @@ def _neighbours(cfg: ReaderConfig, layout: Layout) -> NDArray[np.bool_]:
 
 
 def _borrowed_shade(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_]) -> NDArray[np.float32]:
-    """The profiles as the bare leather's look is judged: on the points whose look was borrowed at
-    calibration (covered by the start position, the bare board not seen), lightened by how much darker
-    the point is overall than the point it borrowed from (up to ``borrowed_shade_max``): a corner or a
-    point beside the bar lies in a shade the borrowed look lacks, and a checker's copper shade would
-    explain the difference better. A checker is a local pattern; a shade lies over the whole point."""
+    """The profiles as the bare leather's look is judged: lightened by how much darker the point is,
+    over a stretch of it, than its look learnt at calibration. On the points whose look was borrowed
+    (covered by the start position, the bare board not seen) up to ``borrowed_shade_max``: a corner or
+    a point beside the bar lies in a shade the borrowed look lacks. On the points seen bare, up to
+    ``bare_shade_max``: the lamp has drifted since, or the frame's shadow has moved. Else a checker's
+    copper shade would explain the difference better. A checker is a local pattern; a shade lies over a stretch."""
     if cal.background is None or cal.bare_board_seen or cfg.borrowed_shade_max <= 0 or cal.background.shape != profiles.shape:
         return profiles
     covered = [i for i, n in enumerate(START_POINTS) if (n or cfg.bare_shade_max > 0) and (~ignore[i]).sum() >= 0.5 * ignore.shape[1]]
