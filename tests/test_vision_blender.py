@@ -208,6 +208,18 @@ def test_a_short_stack_on_leather_of_its_inlay_colour_is_not_read_as_a_tall_one(
     assert reading["bar"] == truth["bar"]
 
 
+def test_reading_frame_after_frame_builds_no_new_label_tables() -> None:
+    """The expected-class tables are built once per calibration: a referee reads for hours."""
+    from vision import read
+
+    reader = BoardReader(_calibration())
+    reader(read_image(DATA / "frame01.jpg"))
+    before = len(read._TABLES)
+    for name in FRAMES:
+        reader(read_image(DATA / name))
+    assert len(read._TABLES) == before
+
+
 def test_arm_over_the_board_is_reported_not_guessed() -> None:
     reading, truth = _reading("arm01.jpg"), _truth("arm01.jpg")
     assert reading["occluded"], "an arm over the board must be reported"

@@ -78,7 +78,6 @@ def point_label_table(cfg: ReaderConfig) -> NDArray[np.int64]:
     return np.array([[_stack_labels(cfg, n, s, lateral, d, r, background) for d in shifts] for n in range(16)])
 
 
-@lru_cache(maxsize=8)
 def layer_steps(cfg: ReaderConfig, layout: Layout, view: Viewpoint) -> NDArray[np.float64]:
     """(24,) how far along each point a layer of checkers is seen beyond the layer it lies on (mm): the
     stacking offset plus the parallax of one checker's thickness, which the camera's foot sets point by
@@ -106,6 +105,7 @@ def point_label_tables(cfg: ReaderConfig, steps: NDArray[np.float64]) -> list[tu
     return out
 
 
+@lru_cache(maxsize=8)
 def bar_label_table(cfg: ReaderConfig) -> NDArray[np.int64]:
     """(bar_max+1, shifts, samples) expected classes along one half of the bar (FIELD = bar wood)."""
     geo = cfg.geometry
