@@ -145,10 +145,10 @@ def test_a_layer_is_looked_for_where_the_camera_sees_it() -> None:
     cfg = ReaderConfig()
     geo, layout = cfg.geometry, Layout(home_right=True, dark_bottom=True)
     centre = (geo.width / 2, geo.depth / 2)
-    steps = layer_steps(cfg, layout, Viewpoint(centre, 600.0, geo.checker_thickness))
+    steps = np.asarray(layer_steps(cfg, layout, Viewpoint(centre, 600.0, geo.checker_thickness)))
     assert np.allclose(steps, steps[0]) and 8.0 < steps[0] < geo.layer_offset  # both rows run toward the foot, alike
     # the foot over the far row: its points' layers barely shift, the near row's more
-    off = layer_steps(cfg, layout, Viewpoint((centre[0], geo.depth * 0.15), 600.0, geo.checker_thickness))
+    off = np.asarray(layer_steps(cfg, layout, Viewpoint((centre[0], geo.depth * 0.15), 600.0, geo.checker_thickness)))
     top = [i for i in range(24) if off[i] > steps[0]]
     assert len(top) == 12 and off.min() < steps[0]
     assert np.allclose(layer_steps(replace(cfg, layer_parallax=0.0), layout, Viewpoint(centre, 600.0, 7.0)), geo.layer_offset)

@@ -78,26 +78,27 @@ def point_label_table(cfg: ReaderConfig) -> NDArray[np.int64]:
     return np.array([[_stack_labels(cfg, n, s, lateral, d, r, background) for d in shifts] for n in range(16)])
 
 
-def layer_steps(cfg: ReaderConfig, layout: Layout, view: Viewpoint) -> NDArray[np.float64]:
+@lru_cache(maxsize=8)
+def layer_steps(cfg: ReaderConfig, layout: Layout, view: Viewpoint) -> tuple[float, ...]:
     """(24,) how far along each point a layer of checkers is seen beyond the layer it lies on (mm): the
     stacking offset plus the parallax of one checker's thickness, which the camera's foot sets point by
     point (a sixth checker on a point pointing away from the foot is seen nearly over the first)."""
     geo = cfg.geometry
     steps = np.full(24, geo.layer_offset)
     if cfg.layer_parallax <= 0:
-        return steps
+        return tuple(steps.tolist())
     for p in range(1, 25):
         x, y, _ = checker_centre(geo, layout, p, 5)
         _, (dx, dy) = point_axis(geo, layout, p)
         lift = view.lift((x, y), geo.checker_thickness, 2 * geo.checker_thickness)
         steps[p - 1] += cfg.layer_parallax * float(lift[0] * dx + lift[1] * dy) / float(np.hypot(dx, dy))
-    return steps
+    return tuple(steps.tolist())
 
 
-def point_label_tables(cfg: ReaderConfig, steps: NDArray[np.float64]) -> list[tuple[NDArray[np.int64], NDArray[np.int64]]]:
+def point_label_tables(cfg: ReaderConfig, steps: tuple[float, ...]) -> list[tuple[NDArray[np.int64], NDArray[np.int64]]]:
     """The points grouped by their layer step (to ``layer_step_resolution`` mm): (point indices, label table)."""
     res = cfg.layer_step_resolution
-    keys = np.round(steps / res).astype(np.int64)
+    keys = np.round(np.asarray(steps) / res).astype(np.int64)
     out = []
     for k in np.unique(keys):
         geo = replace(cfg.geometry, layer_offset=float(k * res))
@@ -236,8 +237,12 @@ def _borrowed_shade(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.fl
     # a sample under a die or the cube counts as unshaded: at worst less shade is taken off
     diff = np.where(ignore[covered], 0.0, profiles[covered, :, 0] - cal.background[covered, :, 0]).reshape(len(covered), lines, -1)
     padded = np.pad(diff, ((0, 0), (0, 0), (half, half)), mode="edge")
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=2)  # (points, lines, S, window)
-    shade = np.median(windows.transpose(0, 2, 1, 3).reshape(len(covered), diff.shape[2], -1), axis=2)  # (points, S)
+    # the shade is even over a stretch: taken every few millimetres (a median is dear), and held in between
+    step = max(1, int(round(cfg.borrowed_shade_step / cfg.profile_step)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=2)[:, :, ::step]  # (points, lines, S/step, window)
+    values = windows.transpose(0, 2, 1, 3).reshape(len(covered), windows.shape[2], -1)  # an odd count: lines x odd window
+    coarse = np.partition(values, values.shape[2] // 2, axis=2)[..., values.shape[2] // 2]  # their median, without np.median's NaN checks
+    shade = np.repeat(coarse, step, axis=1)[:, :diff.shape[2]]  # (points, S)
     shade = np.tile(np.clip(shade, -limit, 0.0), (1, lines)).astype(np.float32)
     out = profiles.copy()
     out[covered, :, 0] -= shade
@@ -274,9 +279,10 @@ def covered_points(cfg: ReaderConfig, fits: NDArray[np.float64], foreign: NDArra
 
 
 def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_],
-                under_arm: NDArray[np.bool_] | None = None) -> list[StackReading]:
+                under_arm: NDArray[np.bool_] | None = None, view: Viewpoint | None = None) -> list[StackReading]:
     """Counts on all 24 points at once: profiles (24, S, 3) -> readings; ``ignore`` (24, S) marks dice and cube,
-    ``under_arm`` (24, S) an arm seen crossing the frame (see :func:`arm_over_board`)."""
+    ``under_arm`` (24, S) an arm seen crossing the frame (see :func:`arm_over_board`); ``view`` the camera's
+    viewpoint, if already known."""
     fl = cfg.loglik_floor
     cop, dark, light, field = (class_loglik(cfg, cal, k, profiles) for k in ("copper", "dark", "light", "field"))
     bare = _borrowed_shade(cfg, cal, profiles, ignore)
@@ -292,7 +298,7 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     # leather: there its inlay is no evidence. Past the leather's edge, on the wood, its inlay must look like
     # the inlay or the leather, not like the bare board calibration saw there (else a row of phantom checkers
     # beyond a short stack costs only their rims: three read as thirteen)
-    tables = point_label_tables(cfg, layer_steps(cfg, cal.layout, camera_view(cfg, cal)))
+    tables = point_label_tables(cfg, layer_steps(cfg, cal.layout, camera_view(cfg, cal) if view is None else view))
     on_leather = tables[0][1][0, 0] == LEATHER  # the bare point: the same whatever the layers' step
     cost = np.full((24, 2), cfg.checker_cost, np.float32)
     for c, name in enumerate(("dark", "light")):
@@ -1152,7 +1158,8 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     skip_pts, skip_dark, skip_light = sample_mask(cfg, near_white, cal.layout)
     arm = arm_over_board(cfg, cal, lab, near_white)
     arm_pts, arm_dark, arm_light = (None, None, None) if arm is None else sample_mask(cfg, arm, cal.layout)
-    points = read_points(cfg, cal, prof.points, skip_pts, arm_pts)
+    view = camera_view(cfg, cal)
+    points = read_points(cfg, cal, prof.points, skip_pts, arm_pts, view)
     bar = read_bar(cfg, cal, (prof.bar_dark, prof.bar_light), (skip_dark, skip_light),
                    None if arm_dark is None or arm_light is None else (arm_dark, arm_light))
     foreign = float(np.mean([p.foreign for p in points]))
@@ -1162,7 +1169,6 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
             f"the calibrated board is not in view or mostly covered ({100 * foreign:.0f}% unrecognised, "
             f"{100 * hidden:.0f}% of the points hidden)"
         )
-    view = camera_view(cfg, cal)
     strips = outline_bands(cfg, cal, image, bands)
     cube = find_cube(cfg, cal, image, lab, bright, blobs, strips)
     return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube), cube)
