@@ -111,7 +111,6 @@ class ReaderConfig:
     borrowed_shade_max: float = 40.0  # Lab L: how much darker a point with a borrowed look may be overall and still be judged bare
     borrowed_shade_chroma: bool = True  # the shade dulls the leather's colour too (a and b taken back toward the look by L's share)
     bare_shade_max: float = 12.0  # the same on points bare at the start (their look measured): a lamp's drift may shade them since
-    borrowed_shade_step: float = 1.0  # mm between the places it is taken at (4 and 8 were tried: a board or four lost of 304)
     borrowed_shade_window: float = 40.0  # mm along the point over which that shade is taken as even
     checker_cost: float = 4.0  # log-likelihood a checker's evidence must exceed (shadows and dice edges are not checkers)
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain

@@ -237,12 +237,9 @@ def _borrowed_shade(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.fl
     # a sample under a die or the cube counts as unshaded: at worst less shade is taken off
     diff = np.where(ignore[covered], 0.0, profiles[covered, :, 0] - cal.background[covered, :, 0]).reshape(len(covered), lines, -1)
     padded = np.pad(diff, ((0, 0), (0, 0), (half, half)), mode="edge")
-    # the shade is even over a stretch: taken every few millimetres (a median is dear), and held in between
-    step = max(1, int(round(cfg.borrowed_shade_step / cfg.profile_step)))
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=2)[:, :, ::step]  # (points, lines, S/step, window)
-    values = windows.transpose(0, 2, 1, 3).reshape(len(covered), windows.shape[2], -1)  # an odd count: lines x odd window
-    coarse = np.partition(values, values.shape[2] // 2, axis=2)[..., values.shape[2] // 2]  # their median, without np.median's NaN checks
-    shade = np.repeat(coarse, step, axis=1)[:, :diff.shape[2]]  # (points, S)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=2)  # (points, lines, S, window)
+    values = windows.transpose(0, 2, 1, 3).reshape(len(covered), diff.shape[2], -1)  # an odd count: lines x odd window
+    shade = np.partition(values, values.shape[2] // 2, axis=2)[..., values.shape[2] // 2]  # their median, without np.median's NaN checks
     shade = np.tile(np.clip(shade, -limit, 0.0), (1, lines)).astype(np.float32)
     out = profiles.copy()
     out[covered, :, 0] -= shade
@@ -315,11 +312,9 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     seen = np.maximum((~ignore).sum(axis=1), 1)
     foreign = ((np.max(np.stack([cop, dark, light, field, lea]), axis=0) < cfg.unexplained_loglik) & ~ignore).sum(axis=1) / seen
     full = np.empty((24, 2, 16, 2 * cfg.max_shift + 1), np.float32)  # (24, 2 colours, 16, shifts)
-    table_of: list[NDArray[np.int64]] = [tables[0][1]] * 24
     for rows, table in tables:
         full[rows] = _score(ll[rows], table, keep_shifts=True)
-        for i in rows:
-            table_of[i] = table
+    table_of = {int(i): table for rows, table in tables for i in rows}
     full -= cost[:, :, None, None] * np.arange(16, dtype=np.float32)[None, None, :, None]  # evidence must pay for each checker
     scores = full.max(axis=-1)
     fits = np.empty(24)
@@ -354,8 +349,9 @@ def overcounted(counts: list[int | None], fits: NDArray[np.float64]) -> list[int
     for sign in (1, -1):
         mine = sorted((i for i, c in enumerate(counts) if c is not None and c * sign > 0), key=lambda i: fits[i])
         total = sum(abs(counts[i] or 0) for i in mine)
-        while total > 15 and mine:
-            i = mine.pop(0)
+        for i in mine:
+            if total <= 15:
+                break
             drop.append(i)
             total -= abs(counts[i] or 0)
     return drop
@@ -492,6 +488,18 @@ def _densest_squares(mask: NDArray[Any], edge: int, ring: int, near: tuple[float
     return out
 
 
+def _pixels_inside(image: Image, contour: NDArray[np.int32]) -> NDArray[np.uint8] | None:
+    """The pixels (N, channels) of ``image`` inside ``contour``; None when its box lies wholly outside."""
+    x, y, bw, bh = cv2.boundingRect(contour)
+    x0, y0 = max(x, 0), max(y, 0)  # a piece cut off a blob may reach a pixel past the image
+    x1, y1 = min(x + bw, image.shape[1]), min(y + bh, image.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(inside, [contour - np.array([x0, y0], np.int32)], -1, 1, -1)
+    return image[y0:y1, x0:x1][inside.astype(bool)]
+
+
 def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32]) -> WhiteBlob | None:
     ppm = cfg.px_per_mm
     if cv2.contourArea(c) < (cfg.blob_min_side * ppm) ** 2 * cfg.min_fill:
@@ -500,16 +508,10 @@ def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32]) -> WhiteBlob | No
     short, long = sorted((w / ppm, h / ppm))
     if short < cfg.blob_min_side:
         return None
-    x, y, bw, bh = cv2.boundingRect(c)
-    x0, y0 = max(x, 0), max(y, 0)  # a piece cut off a blob may reach a pixel past the image
-    x1, y1 = min(x + bw, lab.shape[1]), min(y + bh, lab.shape[0])
-    if x1 <= x0 or y1 <= y0:
+    inside = _pixels_inside(lab, c)
+    if inside is None or len(inside) == 0:
         return None
-    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.drawContours(inside, [c - np.array([x0, y0], np.int32)], -1, 1, -1)
-    px = lab[y0:y1, x0:x1][inside.astype(bool)].astype(np.float32)
-    if len(px) == 0:
-        return None
+    px = inside.astype(np.float32)
     bright = px[px[:, 0] >= np.percentile(px[:, 0], 50)]
     colour = tuple(float(v) for v in np.median(bright, axis=0))
     fill = float(cv2.contourArea(c)) / max(w * h, 1.0)
@@ -1217,15 +1219,11 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
 def face_marked(cfg: ReaderConfig, raw: Image, blob: WhiteBlob) -> bool:
     """Whether the light blob shows dark marks: every face of a die has a pip, so its lightness spreads
     (``die_min_face_std``); the lamp's glare on the varnished field or bar is as light and plain."""
-    footprint = blob.grown or blob
-    x, y, w, h = cv2.boundingRect(footprint.contour)
-    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, raw.shape[1]), min(y + h, raw.shape[0])
-    if x1 <= x0 or y1 <= y0:
+    inside = _pixels_inside(raw, (blob.grown or blob).contour)
+    if inside is None or len(inside) == 0:
         return True
-    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.drawContours(inside, [footprint.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
-    lightness = cv2.cvtColor(raw[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[..., 0][inside.astype(bool)]
-    return lightness.size == 0 or float(lightness.astype(np.float32).std()) >= cfg.die_min_face_std
+    lightness = cv2.cvtColor(inside.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB)[..., 0]
+    return float(lightness.astype(np.float32).std()) >= cfg.die_min_face_std
 
 
 def _is_cube(cfg: ReaderConfig, cube: dict[str, Any] | None, xy: tuple[float, float]) -> bool:
