@@ -208,6 +208,34 @@ def test_a_short_stack_on_leather_of_its_inlay_colour_is_not_read_as_a_tall_one(
     assert reading["bar"] == truth["bar"]
 
 
+def _fixture_reading(name: str, frame: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    folder = Path(__file__).parent / "data" / name
+    truth = json.loads((folder / "truth.json").read_text())["frames"][frame]["reading"]
+    return BoardReader(calibrate(CalibrationConfig(), read_image(folder / "start.jpg")))(read_image(folder / frame)), truth
+
+
+def test_a_cocked_die_whose_side_face_is_lit_like_its_top_is_read() -> None:
+    """A die leaning on a checker (Blender seed 2026148420, ``tests/data/vision_blender_lit_side``) shows a side
+    face as light as its top: the two make one clean rectangle that no square face reads, but a foreshortened
+    face does. Before, it was reported flat with no value."""
+    reading, truth = _fixture_reading("vision_blender_lit_side", "frame05.jpg")
+    assert sorted((d["value"], d["flat"]) for d in truth["dice"]) == [(2, False), (6, True)]
+    assert sorted((d["value"], d["flat"]) for d in reading["dice"]) == [(2, False), (6, True)]
+    assert reading["points"] == truth["points"]
+
+
+def test_light_checkers_on_their_own_kind_of_leather_under_a_hot_spot_are_read() -> None:
+    """Point 2's orange leather lies in a corner under a steep camera (Blender seed 2026136420, 14.6° tilt,
+    ``tests/data/vision_blender_leather_kind``): calibration saw it 6.0 class spreads from the light inlay,
+    past the 4.5 that makes leather and inlay alike, though the other orange points lie within 2.1 and the
+    olive ones 13.6 away. Judged as its kind, its three light checkers are read by their rims; before, the
+    inlay that looked like leather there read the point as bare."""
+    reading, truth = _fixture_reading("vision_blender_leather_kind", "frame07.jpg")
+    assert truth["points"][1] == -3
+    assert reading["points"] == truth["points"]
+    assert reading["bar"] == truth["bar"] and reading["off"] == truth["off"]
+
+
 def test_reading_frame_after_frame_builds_no_new_label_tables() -> None:
     """The expected-class tables are built once per calibration: a referee reads for hours."""
     from vision import read

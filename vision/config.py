@@ -103,8 +103,10 @@ class ReaderConfig:
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre
     cocked_face_shares: tuple[float, ...] = (0.8, 0.9)  # a cocked die's top face is foreshortened to these shares of its edge
+    tipped_retry_confidence: float = 0.5  # a die no square face reads is cocked when a foreshortened face reads this surely
     alike_distance: float = 4.5  # inlay and leather closer than this (in class spreads) cannot be told apart: a checker 8 mm
     # above the leather catches the lamp differently (a warm lamp's hotspot put the same leather 3.1 apart; Blender tuning seed)
+    alike_kind_distance: float = 9.0  # a point of the inlay's own kind of leather (parted from the other kind by the widest gap) may lie this far
     max_foreign_share: float = 0.9  # more of the board unrecognised than this: the board is not in view
     max_hidden_share: float = 0.8  # more points hidden than this: no reading at all
     rim_only_checker_cost: float = 8.0  # the same where a checker's inlay is the point's own leather
