@@ -364,13 +364,15 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
     """Calibrate on one image of the start position (no dice, cube in the middle).
 
     The board's fits (each leather prior, then each slightly rescaled) are tried in turn; the
-    first that reads back as the start position is kept, since the position is known.
+    first that reads back as the start position is kept, since the position is known; failing that, the
+    first that reads back as it but for one point left unread, which a dim corner's reading gets right.
     Raises :class:`BoardNotFoundError` or :class:`StartPositionNotFoundError`.
     """
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
         raise BoardNotFoundError("not a colour image of a usable size")
     geo = cfg.reader.geometry
     failure: BoardNotFoundError | StartPositionNotFoundError | None = None
+    nearly: Calibration | None = None
     tried: list[list[NDArray[np.float64]]] = []
     # a second look without the leather-coloured patches of a table cloth around the board
     for drop_islands in ((False, True) if corners is None else (False,)):
@@ -391,10 +393,16 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
         wide = (refit_on_start(cfg, image, lens, hom, cfg.wide_refit_searches) for lens, hom in fits[1:2] if cfg.wide_refit_searches)
         for lens, hom in itertools.chain(tries, wide):
             try:
-                return _calibrate_on(cfg, image, lens, hom)
+                cal, exact = _calibrate_on(cfg, image, lens, hom)
             except (StartPositionNotFoundError, BoardNotFoundError) as exc:  # this fit is wrong; the next may not be
                 if failure is None or isinstance(failure, BoardNotFoundError):
                     failure = exc
+                continue
+            if exact:
+                return cal
+            nearly = nearly or cal
+    if nearly is not None:
+        return nearly  # no fit read back exactly; the first that left one dim point unread
     assert failure is not None
     raise failure
 
@@ -411,8 +419,9 @@ def _board_fits(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float6
     return [(lens, refine_homography(cfg.finder, image, lens, hom, geo)[0])]
 
 
-def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64]) -> Calibration:
-    """Learn the set from the start position seen through one fit of the board, and check it."""
+def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64]) -> tuple[Calibration, bool]:
+    """Learn the set from the start position seen through one fit of the board, and check it: the
+    calibration, and whether it read back as the start position exactly (else only nearly, see below)."""
     from vision.read import read_board  # the check reads the image back
 
     geo, rcfg = cfg.reader.geometry, cfg.reader
@@ -427,11 +436,20 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     ref = tuple(float(v) for v in np.median(band, axis=0))
     wood_l = float(np.median(lab_image(band.reshape(-1, 1, 3))[..., 0]))
     cal = Calibration((w, h), lens, hom, layout, classes, leather, ref, wood_l, background)  # type: ignore[arg-type]
-    # read back strictly: a point explained badly, even alone, says the fit is off
+    # read back strictly: a point explained badly, even alone, says the fit is off ...
     reading = read_board(replace(rcfg, lone_min_fit=rcfg.min_mean_fit), cal, image, maps=maps)
-    if reading["points"] != list(START_POINTS) or reading["bar"] != {"dark": 0, "light": 0}:
-        raise StartPositionNotFoundError(f"the board does not read as the start position: points {reading['points']!r}")
-    return cal
+    if _reads_as_start(reading):
+        return cal, True
+    unread = [i for i, (got, want) in enumerate(zip(reading["points"], START_POINTS)) if got != want]
+    # ... though a fit that is off misreads a row of points; one point alone left unread, that the reading of
+    # a lone dim corner gets right, may be a corner the lamp barely reaches: the fit to fall back on
+    if len(unread) == 1 and reading["points"][unread[0]] is None and _reads_as_start(read_board(rcfg, cal, image, maps=maps)):
+        return cal, False
+    raise StartPositionNotFoundError(f"the board does not read as the start position: points {reading['points']!r}")
+
+
+def _reads_as_start(reading: dict[str, Any]) -> bool:
+    return reading["points"] == list(START_POINTS) and reading["bar"] == {"dark": 0, "light": 0}
 
 
 def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) -> Calibration:
