@@ -767,6 +767,10 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
             face, flat = tipped, False
     if flat and face.value is not None and past_flat_die(cfg, footprint, face.centre, view, centre) > cfg.cocked_far_excess:
         flat = False  # its top looks square, yet a face shows beyond it
+        if face.confidence < cfg.square_sure_confidence:  # a square face read unsurely: the top may be foreshortened
+            tipped = read_top_face(cfg, raw, footprint, False)
+            if tipped.value is not None and tipped.margin > face.margin:
+                face = tipped
     value, conf = face.value, face.confidence
     return {
         "value": value,
