@@ -180,14 +180,18 @@ def test_cube(name: str) -> None:
     assert _reading(name)["cube"] == _truth(name)["cube"]
 
 
+def _fixture_reading(name: str, frame: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    folder = Path(__file__).parent / "data" / name
+    truth = json.loads((folder / "truth.json").read_text())["frames"][frame]["reading"]
+    return BoardReader(calibrate(CalibrationConfig(), read_image(folder / "start.jpg")))(read_image(folder / frame)), truth
+
+
 def test_light_checkers_on_orange_leather_under_a_hotspot() -> None:
     """Light checkers' orange inlay is the orange points' own leather, but a warm lamp's hotspot makes
     the inlay, 8 mm nearer the lamp, look a little lighter than the leather calibration saw (Blender
     seed 20268121, ``tests/data/vision_blender_hotspot``): point 2's three light checkers must be read
     by their copper rims, as on any point whose leather is the inlay's, not read as bare leather."""
-    folder = Path(__file__).parent / "data" / "vision_blender_hotspot"
-    truth = json.loads((folder / "truth.json").read_text())["frames"]["frame03.jpg"]["reading"]
-    reading = BoardReader(calibrate(CalibrationConfig(), read_image(folder / "start.jpg")))(read_image(folder / "frame03.jpg"))
+    reading, truth = _fixture_reading("vision_blender_hotspot", "frame03.jpg")
     assert truth["points"][1] == -3
     assert reading["points"] == truth["points"]
     assert reading["bar"] == truth["bar"] and reading["off"] == truth["off"]
@@ -198,20 +202,12 @@ def test_a_short_stack_on_leather_of_its_inlay_colour_is_not_read_as_a_tall_one(
     ``tests/data/vision_blender_alike``): point 2 holds three of them. Phantom checkers beyond them would
     lie with their inlay on the wood beside the point's narrowing tip, which no inlay explains; before
     that was scored, the three read as 13 with full confidence."""
-    folder = Path(__file__).parent / "data" / "vision_blender_alike"
-    truth = json.loads((folder / "truth.json").read_text())["frames"]["frame05.jpg"]["reading"]
-    reading = BoardReader(calibrate(CalibrationConfig(), read_image(folder / "start.jpg")))(read_image(folder / "frame05.jpg"))
+    reading, truth = _fixture_reading("vision_blender_alike", "frame05.jpg")
     assert truth["points"][:2] == [3, 3]
     # point 19's sixth light checker, laid almost straight over the first, is still read as five (a known miss)
     assert truth["points"][18] == -6 and reading["points"][18] in (-5, -6)
     assert reading["points"][:18] + reading["points"][19:] == truth["points"][:18] + truth["points"][19:]
     assert reading["bar"] == truth["bar"]
-
-
-def _fixture_reading(name: str, frame: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    folder = Path(__file__).parent / "data" / name
-    truth = json.loads((folder / "truth.json").read_text())["frames"][frame]["reading"]
-    return BoardReader(calibrate(CalibrationConfig(), read_image(folder / "start.jpg")))(read_image(folder / frame)), truth
 
 
 def test_a_cocked_die_whose_side_face_is_lit_like_its_top_is_read() -> None:

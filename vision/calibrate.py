@@ -400,7 +400,8 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
                 continue
             if exact:
                 return cal
-            nearly = nearly or cal
+            if nearly is None:
+                nearly = cal
     if nearly is not None:
         return nearly  # no fit read back exactly; the first that left one dim point unread
     assert failure is not None

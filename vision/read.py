@@ -207,7 +207,8 @@ def _alike(cfg: ReaderConfig, inlay: ColourClass, leather: tuple[ColourClass, ..
     limit (6.0 seen), never near the other kind's (7.2 at the least, Blender tuning sets)."""
     a = np.asarray(inlay.mean, np.float32)
     std = np.asarray(cfg.min_std, np.float32)
-    dist = np.array([float(np.sqrt((((np.asarray(l.mean) - a) / std) ** 2).sum())) for l in leather])
+    means = np.array([l.mean for l in leather], np.float64)
+    dist = np.sqrt((((means - a) / std) ** 2).sum(axis=1))
     near = dist < cfg.alike_distance
     if not near.any() or near.all():
         return near
@@ -765,7 +766,7 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         tipped = read_top_face(cfg, raw, footprint, False)
         if tipped.confidence >= cfg.tipped_retry_confidence:
             face, flat = tipped, False
-    if flat and face.value is not None and past_flat_die(cfg, footprint, face.centre, view, centre) > cfg.cocked_far_excess:
+    elif flat and face.value is not None and past_flat_die(cfg, footprint, face.centre, view, centre) > cfg.cocked_far_excess:
         flat = False  # its top looks square, yet a face shows beyond it
         if face.confidence < cfg.square_sure_confidence:  # a square face read unsurely: the top may be foreshortened
             tipped = read_top_face(cfg, raw, footprint, False)
