@@ -18,6 +18,7 @@ import json
 import math
 import subprocess
 import sys
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ import pytest
 
 from vision import BoardReader, CalibrationConfig, calibrate
 from vision.calibrate import Calibration, learn_bare_board, learn_empty_board, load_calibration, looks_bare
-from vision.errors import CalibrationError
+from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import START_POINTS
 from vision.sources import read_image
 
@@ -243,6 +244,23 @@ def test_calibration_falls_back_on_a_fit_that_leaves_one_dim_point_unread() -> N
     truth = json.loads((folder / "truth.json").read_text())["frames"]["frame01.jpg"]["reading"]
     reading = reader(read_image(folder / "frame01.jpg"))
     assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
+
+
+def test_calibration_under_a_cool_lamp_falls_back_on_greyer_leather() -> None:
+    """Under a cool lamp (Blender seed 2026132440, ``tests/data/vision_blender_cool_lamp``) the orange
+    points are at HSV saturation 150-165 and the olive at 60-80: no main leather prior finds the board
+    ("leather-like pixels cover only 0.1%"). The fallback prior finds it, and the frames read."""
+    folder = Path(__file__).parent / "data" / "vision_blender_cool_lamp"
+    image = read_image(folder / "start.jpg")
+    config = CalibrationConfig()
+    main_only = replace(config, finder=replace(config.finder, fallback_priors=()))
+    with pytest.raises(BoardNotFoundError, match="no board"):
+        calibrate(main_only, image)
+    reader = BoardReader(calibrate(config, image))
+    truth = json.loads((folder / "truth.json").read_text())["frames"]["frame01.jpg"]["reading"]
+    reading = reader(read_image(folder / "frame01.jpg"))
+    assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
+    assert [d["value"] for d in reading["dice"]] == [d["value"] for d in truth["dice"]]
 
 
 def test_reading_frame_after_frame_builds_no_new_label_tables() -> None:

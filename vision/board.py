@@ -40,6 +40,9 @@ class BoardFinderConfig:
     work_width: int = 640  # the image is searched at this width
     orange_hue: tuple[int, int] = (172, 16)  # OpenCV hue (0..180) wraps: >= first or <= second
     priors: tuple[LeatherPrior, ...] = (LeatherPrior(175, 95, False), LeatherPrior(140, 70, True), LeatherPrior(140, 70, True, True))
+    # tried only when no fit of ``priors`` calibrates: a cool or dim lamp greys the leather (the orange
+    # points at saturation 150-165, the olive at 60-80, under the Blender renders' cool lamp)
+    fallback_priors: tuple[LeatherPrior, ...] = (LeatherPrior(110, 50, True),)
     white_percentile: float = 99.5  # per channel: the lamp's colour, from the cube and the copper's highlights
     min_otsu_pixels: int = 500
     olive_hue: tuple[int, int] = (24, 50)
@@ -295,12 +298,12 @@ def inner_rectangle(geo: BoardGeometry) -> Points:
 
 
 def board_candidates(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry,
-                     drop_islands: bool = False) -> list[tuple[float, Lens, NDArray[np.float64]]]:
-    """Every fit of the board (one per leather prior), best ECC alignment first."""
+                     drop_islands: bool = False, fallback: bool = False) -> list[tuple[float, Lens, NDArray[np.float64]]]:
+    """Every fit of the board (one per leather prior, or per fallback prior), best ECC alignment first."""
     h, w = image.shape[:2]
     fits: list[tuple[float, Lens, NDArray[np.float64]]] = []
     error: BoardNotFoundError | None = None
-    for prior in cfg.priors:
+    for prior in cfg.fallback_priors if fallback else cfg.priors:
         try:
             outline = surface_outline(cfg, image, prior, drop_islands)
             lens, quad = estimate_lens(cfg, outline, (w, h))

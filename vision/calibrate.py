@@ -365,7 +365,8 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
 
     The board's fits (each leather prior, then each slightly rescaled) are tried in turn; the
     first that reads back as the start position is kept, since the position is known; failing that, the
-    first that reads back as it but for one point left unread, which a dim corner's reading gets right.
+    first that reads back as it but for one point left unread, which a dim corner's reading gets right;
+    failing both, the fits of the fallback priors (greyer leather) are tried in the same way.
     Raises :class:`BoardNotFoundError` or :class:`StartPositionNotFoundError`.
     """
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
@@ -374,10 +375,14 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
     failure: BoardNotFoundError | StartPositionNotFoundError | None = None
     nearly: Calibration | None = None
     tried: list[list[NDArray[np.float64]]] = []
-    # a second look without the leather-coloured patches of a table cloth around the board
-    for drop_islands in ((False, True) if corners is None else (False,)):
+    # a second look without the leather-coloured patches of a table cloth around the board; last, the
+    # fallback priors (a cool or dim lamp's greyer leather), only once nothing else calibrated
+    looks = [(False, False), (True, False)] if corners is None else [(False, False)]
+    for drop_islands, fallback in looks + ([(False, True), (True, True)] if corners is None else []):
+        if fallback and nearly is not None:
+            break
         try:
-            fits = _board_fits(cfg, image, corners, drop_islands)
+            fits = _board_fits(cfg, image, corners, drop_islands, fallback)
         except BoardNotFoundError as exc:
             failure = failure or exc
             continue
@@ -395,8 +400,8 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
             try:
                 cal, exact = _calibrate_on(cfg, image, lens, hom)
             except (StartPositionNotFoundError, BoardNotFoundError) as exc:  # this fit is wrong; the next may not be
-                if failure is None or isinstance(failure, BoardNotFoundError):
-                    failure = exc
+                if failure is None or (isinstance(failure, BoardNotFoundError) and not fallback):
+                    failure = exc  # a fallback's failure is not reported: with no board in view, "no board" says more
                 continue
             if exact:
                 return cal
@@ -409,12 +414,12 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
 
 
 def _board_fits(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64] | None,
-                drop_islands: bool) -> list[tuple[Lens, NDArray[np.float64]]]:
-    """The board's fits to try, best first."""
+                drop_islands: bool, fallback: bool = False) -> list[tuple[Lens, NDArray[np.float64]]]:
+    """The board's fits to try, best first (by the fallback priors if ``fallback``)."""
     geo = cfg.reader.geometry
     h, w = image.shape[:2]
     if corners is None:
-        return [(lens, hom) for _, lens, hom in board_candidates(cfg.finder, image, geo, drop_islands)]
+        return [(lens, hom) for _, lens, hom in board_candidates(cfg.finder, image, geo, drop_islands, fallback)]
     lens = Lens(0.0, (w / 2.0, h / 2.0), float(max(w, h)))
     hom = homography_from_corners(order_corners(corners), geo, outer=True)
     return [(lens, refine_homography(cfg.finder, image, lens, hom, geo)[0])]
