@@ -27,9 +27,13 @@ import numpy as np
 import pytest
 
 from vision import BoardReader, CalibrationConfig, calibrate
-from vision.calibrate import Calibration, learn_bare_board, learn_empty_board, load_calibration, looks_bare
+from vision.board import to_canonical
+from vision.calibrate import Calibration, learn_bare_board, learn_empty_board, load_calibration, looks_bare, warp_maps
+from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import START_POINTS
+from vision.profiles import lab8_image
+from vision.read import normalise_light, rim_evidence
 from vision.sources import read_image
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,6 +200,37 @@ def test_light_checkers_on_orange_leather_under_a_hotspot() -> None:
     assert truth["points"][1] == -3
     assert reading["points"] == truth["points"]
     assert reading["bar"] == truth["bar"] and reading["off"] == truth["off"]
+
+
+def test_rims_tell_light_checkers_on_orange_points_under_a_warm_lamp() -> None:
+    """Under a warm lamp (Blender seed 2026130420, ``tests/data/vision_blender_rims``) a lone light checker
+    on point 24 and two on point 4, orange inlays on orange leather, were read as none and as one by
+    colour alone. Their copper rims are rings of a checker's size that colour does not enter into: with
+    that evidence both frames read right."""
+    folder = Path(__file__).parent / "data" / "vision_blender_rims"
+    truth = json.loads((folder / "truth.json").read_text())["frames"]
+    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
+    with_rims, colour_only = BoardReader(cal), BoardReader(cal, replace(ReaderConfig(), rim_weight=0.0))
+    for frame, point in (("frame03.jpg", 24), ("frame05.jpg", 4)):
+        image, want = read_image(folder / frame), truth[frame]["reading"]
+        assert colour_only(image)["points"][point - 1] != want["points"][point - 1]  # the miss this fixture keeps
+        reading = with_rims(image)
+        assert reading["points"] == want["points"] and reading["bar"] == want["bar"]
+
+
+def test_rim_evidence_marks_the_start_checkers_places_and_no_others() -> None:
+    """On the start position each point's first-layer places hold a checker up to its count (five at most):
+    the rims say so, place by place; where something hides a ring (here half the board) they say nothing."""
+    cal, cfg = _calibration(), ReaderConfig()
+    lightness = lab8_image(normalise_light(cfg, cal, to_canonical(read_image(DATA / "start.jpg"), warp_maps(cfg, cal))))[..., 0]
+    evidence = rim_evidence(cfg, cal, lightness, np.zeros(lightness.shape, np.uint8))
+    filled = np.array([[abs(n) > k for k in range(5)] for n in START_POINTS])
+    assert (evidence[filled] > 0.5).all() and (evidence[~filled] < -0.5).all()
+    hidden = np.zeros(lightness.shape, np.uint8)
+    hidden[:, : lightness.shape[1] // 2] = 1
+    half = rim_evidence(cfg, cal, lightness, hidden)
+    changed = half != evidence
+    assert changed.sum() >= 50 and (half[changed] == 0).all()
 
 
 def test_a_short_stack_on_leather_of_its_inlay_colour_is_not_read_as_a_tall_one() -> None:

@@ -287,11 +287,77 @@ def covered_points(cfg: ReaderConfig, fits: NDArray[np.float64], foreign: NDArra
     return covered
 
 
+_RIM_ANGLES = 32
+
+
+@lru_cache(maxsize=8)
+def _rim_grid(cfg: ReaderConfig, layout: Layout) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]]:
+    """Canonical pixels (x, y) of the rings looked at round each first-layer place, shape (24, 5, offsets,
+    radii, angles), and the ring's outward unit vector (cos, sin) per angle."""
+    geo, ppm = cfg.geometry, cfg.px_per_mm
+    ang = np.linspace(0.0, 2 * np.pi, _RIM_ANGLES, endpoint=False)
+    r0 = geo.checker_diameter / 2
+    radii = np.arange(r0 + cfg.rim_radii[0], r0 + cfg.rim_radii[1] + 1e-6, 1.0)
+    along_s, across_s = cfg.rim_search
+    along = np.linspace(-along_s, along_s, 7)
+    across = np.unique([-across_s, 0.0, across_s])
+    xs = np.empty((24, 5, len(along) * len(across), len(radii), len(ang)), np.float32)
+    ys = np.empty_like(xs)
+    for p in range(1, 25):
+        _, (dx, dy) = point_axis(geo, layout, p)
+        axis = np.array([dx, dy]) / np.hypot(dx, dy)
+        side = np.array([-axis[1], axis[0]])
+        offsets = np.array([a * axis + c * side for a in along for c in across])
+        for k in range(5):
+            x, y, _ = checker_centre(geo, layout, p, k)
+            cx = x + offsets[:, 0, None, None] + radii[None, :, None] * np.cos(ang)[None, None, :]
+            cy = y + offsets[:, 1, None, None] + radii[None, :, None] * np.sin(ang)[None, None, :]
+            xs[p - 1, k], ys[p - 1, k] = cx * ppm - 0.5, cy * ppm - 0.5
+    return xs, ys, np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+
+
+def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint8], hidden: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """(24, 5) how surely each point's first-layer places hold a checker by its rim alone, -1 (empty) to 1.
+
+    A checker's copper rim is a circle of known size whose edges run round it (lightness changing across
+    the ring, whatever the colours: its inlay may be the point's own leather); the strength is the edge
+    across the ring that ``rim_share`` of its angles reach, at the best radius per angle and the best
+    place within ``rim_search``. A point's straight sides cross a ring at a few angles only. Places where
+    ``hidden`` (dice, the cube, an arm) meets the ring say nothing (0)."""
+    xs, ys, cos, sin = _rim_grid(cfg, cal.layout)
+    smooth = cv2.GaussianBlur(lightness.astype(np.float32), (0, 0), 1.0)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    flat_x, flat_y = xs.reshape(-1, _RIM_ANGLES), ys.reshape(-1, _RIM_ANGLES)  # remap takes maps under 32767 a side
+    sx = cv2.remap(gx, flat_x, flat_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(xs.shape)
+    sy = cv2.remap(gy, flat_x, flat_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(xs.shape)
+    across = np.abs(sx * cos + sy * sin).max(axis=3)  # (24, 5, offsets, angles): the best radius per angle
+    kth = int(round((1.0 - cfg.rim_share) * _RIM_ANGLES))
+    strength = np.partition(across, kth, axis=-1)[..., kth].max(axis=2)  # (24, 5)
+    lo, hi = cfg.rim_edge
+    evidence = np.clip((strength - (lo + hi) / 2) / ((hi - lo) / 2), -1.0, 1.0).astype(np.float32)
+    mid = xs.shape[2] // 2  # the place itself, not shifted
+    ring_x = np.clip(np.round(xs[:, :, mid]), 0, hidden.shape[1] - 1).astype(np.intp)
+    ring_y = np.clip(np.round(ys[:, :, mid]), 0, hidden.shape[0] - 1).astype(np.intp)
+    evidence[hidden[ring_y, ring_x].reshape(24, 5, -1).any(axis=2)] = 0.0
+    return evidence
+
+
+def rim_scores(cfg: ReaderConfig, evidence: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(24, 16) log-likelihood the rims give each count: the first-layer places a count fills add their
+    evidence. Above five, a layer on top hides parts of the rims beneath, so a place's missing ring is
+    no evidence against it."""
+    cum = np.concatenate([np.zeros((24, 1), np.float32), np.cumsum(evidence, axis=1)], axis=1)  # counts 0..5
+    layered = np.maximum(evidence, 0.0).sum(axis=1, keepdims=True)
+    return cfg.rim_weight * np.concatenate([cum, np.repeat(layered, 10, axis=1)], axis=1)
+
+
 def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_],
-                under_arm: NDArray[np.bool_] | None = None, view: Viewpoint | None = None) -> list[StackReading]:
+                under_arm: NDArray[np.bool_] | None = None, view: Viewpoint | None = None,
+                rims: NDArray[np.float32] | None = None) -> list[StackReading]:
     """Counts on all 24 points at once: profiles (24, S, 3) -> readings; ``ignore`` (24, S) marks dice and cube,
     ``under_arm`` (24, S) an arm seen crossing the frame (see :func:`arm_over_board`); ``view`` the camera's
-    viewpoint, if already known."""
+    viewpoint, if already known; ``rims`` the first-layer places' :func:`rim_evidence`, if looked at."""
     fl = cfg.loglik_floor
     cop, dark, light, field = (class_loglik(cfg, cal, k, profiles) for k in ("copper", "dark", "light", "field"))
     bare = _borrowed_shade(cfg, cal, profiles, ignore)
@@ -328,12 +394,14 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         full[rows] = _score(ll[rows], table, keep_shifts=True)
     table_of = {int(i): table for rows, table in tables for i in rows}
     full -= cost[:, :, None, None] * np.arange(16, dtype=np.float32)[None, None, :, None]  # evidence must pay for each checker
-    scores = full.max(axis=-1)
-    fits = np.empty(24)
+    fits = np.empty(24)  # how well the colours alone are explained, for occlusion: the rims do not enter it
     for i in range(24):
         c, n, d = np.unravel_index(int(np.argmax(full[i])), full[i].shape)
         labels = table_of[i][n, d]
         fits[i] = float(raw[i, c, labels, np.arange(labels.shape[-1])].sum()) / seen[i]
+    scores = full.max(axis=-1)
+    if rims is not None and cfg.rim_weight > 0:
+        scores = scores + rim_scores(cfg, rims)[:, None, :]
     arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
     covered = covered_points(cfg, fits, foreign, _neighbours(cfg, cal.layout), arm_share)
     out = []
@@ -1183,7 +1251,10 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     arm = arm_over_board(cfg, cal, lab, near_white)
     arm_pts, arm_dark, arm_light = (None, None, None) if arm is None else sample_mask(cfg, arm, cal.layout)
     view = camera_view(cfg, cal)
-    points = read_points(cfg, cal, prof.points, skip_pts, arm_pts, view)
+    rims = None
+    if cfg.rim_weight > 0:
+        rims = rim_evidence(cfg, cal, lab[..., 0], near_white if arm is None else near_white | arm)
+    points = read_points(cfg, cal, prof.points, skip_pts, arm_pts, view, rims)
     bar = read_bar(cfg, cal, (prof.bar_dark, prof.bar_light), (skip_dark, skip_light),
                    None if arm_dark is None or arm_light is None else (arm_dark, arm_light))
     foreign = float(np.mean([p.foreign for p in points]))
