@@ -116,7 +116,8 @@ class ReaderConfig:
     bare_shade_max: float = 12.0  # the same on points bare at the start (their look measured): a lamp's drift may shade them since
     borrowed_shade_window: float = 40.0  # mm along the point over which that shade is taken as even
     checker_cost: float = 4.0  # log-likelihood a checker's evidence must exceed (shadows and dice edges are not checkers)
-    rim_weight: float = 10.0  # log-likelihood a first-layer place's ring (or its lack) adds for the counts that fill it (0: off)
+    rim_weight: float = 30.0  # log-likelihood a first-layer place's ring (or its lack) adds for the counts that fill it (0: off);
+    # above the colours' evidence for one checker: a lone checker pushed 7-10 mm off its place, past the colour model's shifts
     rim_edge: tuple[float, float] = (3.0, 6.0)  # ring strength (Lab L per pixel, see rim_evidence) that says empty ... filled
     rim_radii: tuple[float, float] = (-2.5, 0.5)  # mm about the checker's radius where its rim's edges are looked for
     rim_search: tuple[float, float] = (7.5, 1.5)  # mm a checker may lie off its place, along the point and across it (players push them about)
