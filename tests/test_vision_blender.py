@@ -383,3 +383,20 @@ def test_dice_rest_on_what_they_lie_on() -> None:
                 cocked += 1
                 assert 20 <= tilt <= 36
     assert cocked > 0
+
+
+def test_when_both_inlays_look_as_light_the_greener_is_darks() -> None:
+    """Under a cool lamp (Blender seed 2026122550, ``tests/data/vision_blender_equal_inlays``; the never-seen
+    set of session 13) the olive and orange inlays looked equally light (L 131 and 129): taking the darker
+    for dark's swapped the players, and every frame read wrong. Within ``min_inlay_lightness_gap`` the
+    set's colours decide (dark's inlay is the greener, olive), and the frame reads right."""
+    folder = Path(__file__).parent / "data" / "vision_blender_equal_inlays"
+    image = read_image(folder / "start.jpg")
+    truth = json.loads((folder / "truth.json").read_text())["frames"]["frame01.jpg"]["reading"]
+    frame = read_image(folder / "frame01.jpg")
+    lightness_only = calibrate(CalibrationConfig(min_inlay_lightness_gap=0.0), image)
+    assert BoardReader(lightness_only)(frame)["points"] != truth["points"]  # the swap this fixture keeps
+    for config in (CalibrationConfig(), CalibrationConfig(dark_inlay="greener")):
+        reading = BoardReader(calibrate(config, image))(frame)
+        assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
+    assert BoardReader(calibrate(CalibrationConfig(dark_inlay="redder"), image))(frame)["points"] != truth["points"]

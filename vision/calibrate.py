@@ -153,11 +153,13 @@ def _start_slots(geo: BoardGeometry, layout: Layout) -> tuple[list[tuple[float, 
     return dark, light, empty
 
 
-def learn_layout(cfg: CalibrationConfig, lab: NDArray[np.float32]) -> Layout:
+def learn_layout(cfg: CalibrationConfig, lab: NDArray[np.float32], strict: bool = True) -> Layout:
     """Which side holds the home boards and where dark sits, from the start position.
 
     The two home sides give mirror-image occupancy; the right one has busy (copper-rimmed)
-    discs where checkers should be and two clearly different inlay colours among them.
+    discs where checkers should be and two clearly different inlay colours among them. Dark's
+    inlay is the darker (``cfg.dark_inlay``); when a lamp makes both about as light, ``cfg.tie_dark_inlay``
+    decides, unless not ``strict`` (then the darker, however slightly).
     """
     geo, ppm = cfg.reader.geometry, cfg.reader.px_per_mm
     r = geo.checker_diameter / 2 * cfg.inlay_radius
@@ -178,10 +180,23 @@ def learn_layout(cfg: CalibrationConfig, lab: NDArray[np.float32]) -> Layout:
     if separation < cfg.min_inlay_separation:
         raise StartPositionNotFoundError(f"cannot tell dark checkers from light ones (inlay colours {separation:.1f} apart)")
     a, b = colours[home_right]
-    if a[0] <= b[0]:  # the checkers placed as dark's are the darker ones
+    if _placed_as_dark_are_dark(cfg, a, b, strict):
         return Layout(home_right, True)
     # same occupancy with the colours swapped: the layout mirrored across the long axis
     return Layout(not home_right, False)
+
+
+def _placed_as_dark_are_dark(cfg: CalibrationConfig, placed_dark: NDArray[np.float32], placed_light: NDArray[np.float32],
+                             strict: bool) -> bool:
+    """Whether the checkers placed as dark's at the start (mean inlay Lab ``placed_dark``) are dark's."""
+    rule = cfg.dark_inlay
+    if rule == "darker" and strict and abs(float(placed_dark[0] - placed_light[0])) < cfg.min_inlay_lightness_gap:
+        rule = cfg.tie_dark_inlay  # both about as light: which looks darker is the lamp's doing
+    if rule == "greener":  # Lab a: lower is greener
+        return bool(placed_dark[1] <= placed_light[1])
+    if rule == "redder":
+        return bool(placed_dark[1] >= placed_light[1])
+    return bool(placed_dark[0] <= placed_light[0])
 
 
 def _disc_pixels(lab: NDArray[np.float32], ppm: float, centres: list[tuple[float, float]], r0: float, r1: float) -> NDArray[np.float32]:
@@ -334,7 +349,7 @@ def refit_on_start(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArra
         canon = flatten_light(rcfg, to_canonical(image, canonical_maps(lens, hom, geo, rcfg.px_per_mm)), rcfg.wood_level)
         lab = lab_image(canon)
         try:
-            layout = learn_layout(cfg, lab)
+            layout = learn_layout(cfg, lab, strict=False)  # only where the checkers lie matters here, not whose they are
         except StartPositionNotFoundError:
             return lens, hom
         seen, want = find_start_checkers(look, lab[..., 0], layout)

@@ -22,6 +22,9 @@ def register(subparsers: Any) -> None:
     cal.add_argument("--corners", help="the board's four outer corners in pixels: x1,y1,x2,y2,x3,y3,x4,y4")
     cal.add_argument("--empty", metavar="IMAGE", help="an image of the empty board, same camera and lamp: the points the "
                      "start checkers cover are then learnt, not borrowed from their neighbours")
+    cal.add_argument("--dark-inlay", choices=("darker", "greener", "redder"), default="darker",
+                     help="which checkers are dark's: those with the darker inlay (default; when a lamp makes both about as light, "
+                     "the greener, as on the set's olive and orange), or those whose inlay is greener or redder")
     cal.set_defaults(func=cmd_calibrate)
 
     rd = subparsers.add_parser("read", help="read board images: one JSON line per image")
@@ -56,9 +59,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     try:
         corners = parse_corners(args.corners) if args.corners else None
         image = read_image(args.image)
-        cal = calibrate(CalibrationConfig(), image, corners)
+        config = CalibrationConfig(dark_inlay=getattr(args, "dark_inlay", "darker"))
+        cal = calibrate(config, image, corners)
         if args.empty:
-            cal = learn_empty_board(CalibrationConfig(), cal, read_image(args.empty))
+            cal = learn_empty_board(config, cal, read_image(args.empty))
     except (ImageReadError, ValueError) as exc:
         if isinstance(exc, (BoardNotFoundError, StartPositionNotFoundError)):
             return _fail("calibrate", exc, EXIT_NOT_FOUND)

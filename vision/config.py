@@ -136,6 +136,11 @@ class CalibrationConfig:
     inlay_radius: float = 0.5  # radius sampled as inlay
     min_occupancy_contrast: float = 1.1  # texture ratio occupied / empty points at the start
     min_inlay_separation: float = 12.0  # Lab distance between dark and light inlays
+    # which inlay is dark's: "darker" (measured), or "greener" / "redder"; when the darker is darker by less than
+    # min_inlay_lightness_gap, a lamp may have made either look darker, and ``tie_dark_inlay`` decides
+    dark_inlay: str = "darker"
+    tie_dark_inlay: str = "greener"  # the set's dark checkers have olive inlays, its light ones burnt orange
+    min_inlay_lightness_gap: float = 4.0  # Lab L (0..255): nearer than this, which is darker is the lamp's doing (seen on renders: 1 to 6, and at 2 the darker was light's)
     # the camera's pose, reported to check the mount (the lens's focal length prior is the reader's)
     max_tilt_deg: float = 18.0  # warned about beyond this tilt (the design limit is 15°; the estimate errs by up to 3°)
     # the lens, fitted to the start checkers' rims
