@@ -185,10 +185,15 @@ def test_cube(name: str) -> None:
     assert _reading(name)["cube"] == _truth(name)["cube"]
 
 
-def _fixture_reading(name: str, frame: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def _fixture(name: str) -> tuple[Path, dict[str, Any]]:
+    """A committed Blender fixture's folder and its frames' truths."""
     folder = Path(__file__).parent / "data" / name
-    truth = json.loads((folder / "truth.json").read_text())["frames"][frame]["reading"]
-    return BoardReader(calibrate(CalibrationConfig(), read_image(folder / "start.jpg")))(read_image(folder / frame)), truth
+    return folder, json.loads((folder / "truth.json").read_text())["frames"]
+
+
+def _fixture_reading(name: str, frame: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    folder, truth = _fixture(name)
+    return BoardReader(calibrate(CalibrationConfig(), read_image(folder / "start.jpg")))(read_image(folder / frame)), truth[frame]["reading"]
 
 
 def test_light_checkers_on_orange_leather_under_a_hotspot() -> None:
@@ -207,8 +212,7 @@ def test_rims_tell_light_checkers_on_orange_points_under_a_warm_lamp() -> None:
     on point 24 and two on point 4, orange inlays on orange leather, were read as none and as one by
     colour alone. Their copper rims are rings of a checker's size that colour does not enter into: with
     that evidence both frames read right."""
-    folder = Path(__file__).parent / "data" / "vision_blender_rims"
-    truth = json.loads((folder / "truth.json").read_text())["frames"]
+    folder, truth = _fixture("vision_blender_rims")
     cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
     with_rims, colour_only = BoardReader(cal), BoardReader(cal, replace(ReaderConfig(), rim_weight=0.0))
     for frame, point in (("frame03.jpg", 24), ("frame05.jpg", 4)):
@@ -272,11 +276,11 @@ def test_calibration_falls_back_on_a_fit_that_leaves_one_dim_point_unread() -> N
     """Under a dim lamp (Blender seed 2026137420, ``tests/data/vision_blender_dim_corner``) every fit of the
     board read the start position back strictly but for point 12, left unread; before, calibration failed.
     Read as a lone dim corner is, that point reads right, so the fit is kept, and the frames read."""
-    folder = Path(__file__).parent / "data" / "vision_blender_dim_corner"
+    folder, frames = _fixture("vision_blender_dim_corner")
     cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
     reader = BoardReader(cal)
     assert reader(read_image(folder / "start.jpg"))["points"] == list(START_POINTS)
-    truth = json.loads((folder / "truth.json").read_text())["frames"]["frame01.jpg"]["reading"]
+    truth = frames["frame01.jpg"]["reading"]
     reading = reader(read_image(folder / "frame01.jpg"))
     assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
 
@@ -285,14 +289,14 @@ def test_calibration_under_a_cool_lamp_falls_back_on_greyer_leather() -> None:
     """Under a cool lamp (Blender seed 2026132440, ``tests/data/vision_blender_cool_lamp``) the orange
     points are at HSV saturation 150-165 and the olive at 60-80: no main leather prior finds the board
     ("leather-like pixels cover only 0.1%"). The fallback prior finds it, and the frames read."""
-    folder = Path(__file__).parent / "data" / "vision_blender_cool_lamp"
+    folder, frames = _fixture("vision_blender_cool_lamp")
     image = read_image(folder / "start.jpg")
     config = CalibrationConfig()
     main_only = replace(config, finder=replace(config.finder, fallback_priors=()))
     with pytest.raises(BoardNotFoundError, match="no board"):
         calibrate(main_only, image)
     reader = BoardReader(calibrate(config, image))
-    truth = json.loads((folder / "truth.json").read_text())["frames"]["frame01.jpg"]["reading"]
+    truth = frames["frame01.jpg"]["reading"]
     reading = reader(read_image(folder / "frame01.jpg"))
     assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
     assert [d["value"] for d in reading["dice"]] == [d["value"] for d in truth["dice"]]
@@ -390,9 +394,9 @@ def test_when_both_inlays_look_as_light_the_greener_is_darks() -> None:
     set of session 13) the olive and orange inlays looked equally light (L 131 and 129): taking the darker
     for dark's swapped the players, and every frame read wrong. Within ``min_inlay_lightness_gap`` the
     set's colours decide (dark's inlay is the greener, olive), and the frame reads right."""
-    folder = Path(__file__).parent / "data" / "vision_blender_equal_inlays"
+    folder, frames = _fixture("vision_blender_equal_inlays")
     image = read_image(folder / "start.jpg")
-    truth = json.loads((folder / "truth.json").read_text())["frames"]["frame01.jpg"]["reading"]
+    truth = frames["frame01.jpg"]["reading"]
     frame = read_image(folder / "frame01.jpg")
     lightness_only = calibrate(CalibrationConfig(min_inlay_lightness_gap=0.0), image)
     assert BoardReader(lightness_only)(frame)["points"] != truth["points"]  # the swap this fixture keeps

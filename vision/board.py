@@ -298,12 +298,12 @@ def inner_rectangle(geo: BoardGeometry) -> Points:
 
 
 def board_candidates(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry,
-                     drop_islands: bool = False, fallback: bool = False) -> list[tuple[float, Lens, NDArray[np.float64]]]:
-    """Every fit of the board (one per leather prior, or per fallback prior), best ECC alignment first."""
+                     drop_islands: bool = False) -> list[tuple[float, Lens, NDArray[np.float64]]]:
+    """Every fit of the board (one per leather prior), best ECC alignment first."""
     h, w = image.shape[:2]
     fits: list[tuple[float, Lens, NDArray[np.float64]]] = []
     error: BoardNotFoundError | None = None
-    for prior in cfg.fallback_priors if fallback else cfg.priors:
+    for prior in cfg.priors:
         try:
             outline = surface_outline(cfg, image, prior, drop_islands)
             lens, quad = estimate_lens(cfg, outline, (w, h))

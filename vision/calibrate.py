@@ -153,13 +153,13 @@ def _start_slots(geo: BoardGeometry, layout: Layout) -> tuple[list[tuple[float, 
     return dark, light, empty
 
 
-def learn_layout(cfg: CalibrationConfig, lab: NDArray[np.float32], strict: bool = True) -> Layout:
+def learn_layout(cfg: CalibrationConfig, lab: NDArray[np.float32]) -> Layout:
     """Which side holds the home boards and where dark sits, from the start position.
 
     The two home sides give mirror-image occupancy; the right one has busy (copper-rimmed)
     discs where checkers should be and two clearly different inlay colours among them. Dark's
     inlay is the darker (``cfg.dark_inlay``); when a lamp makes both about as light, ``cfg.tie_dark_inlay``
-    decides, unless not ``strict`` (then the darker, however slightly).
+    decides.
     """
     geo, ppm = cfg.reader.geometry, cfg.reader.px_per_mm
     r = geo.checker_diameter / 2 * cfg.inlay_radius
@@ -180,17 +180,16 @@ def learn_layout(cfg: CalibrationConfig, lab: NDArray[np.float32], strict: bool 
     if separation < cfg.min_inlay_separation:
         raise StartPositionNotFoundError(f"cannot tell dark checkers from light ones (inlay colours {separation:.1f} apart)")
     a, b = colours[home_right]
-    if _placed_as_dark_are_dark(cfg, a, b, strict):
+    if _placed_as_dark_are_dark(cfg, a, b):
         return Layout(home_right, True)
     # same occupancy with the colours swapped: the layout mirrored across the long axis
     return Layout(not home_right, False)
 
 
-def _placed_as_dark_are_dark(cfg: CalibrationConfig, placed_dark: NDArray[np.float32], placed_light: NDArray[np.float32],
-                             strict: bool) -> bool:
+def _placed_as_dark_are_dark(cfg: CalibrationConfig, placed_dark: NDArray[np.float32], placed_light: NDArray[np.float32]) -> bool:
     """Whether the checkers placed as dark's at the start (mean inlay Lab ``placed_dark``) are dark's."""
     rule = cfg.dark_inlay
-    if rule == "darker" and strict and abs(float(placed_dark[0] - placed_light[0])) < cfg.min_inlay_lightness_gap:
+    if rule == "darker" and abs(float(placed_dark[0] - placed_light[0])) < cfg.min_inlay_lightness_gap:
         rule = cfg.tie_dark_inlay  # both about as light: which looks darker is the lamp's doing
     if rule == "greener":  # Lab a: lower is greener
         return bool(placed_dark[1] <= placed_light[1])
@@ -349,7 +348,7 @@ def refit_on_start(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArra
         canon = flatten_light(rcfg, to_canonical(image, canonical_maps(lens, hom, geo, rcfg.px_per_mm)), rcfg.wood_level)
         lab = lab_image(canon)
         try:
-            layout = learn_layout(cfg, lab, strict=False)  # only where the checkers lie matters here, not whose they are
+            layout = learn_layout(cfg, lab)
         except StartPositionNotFoundError:
             return lens, hom
         seen, want = find_start_checkers(look, lab[..., 0], layout)
@@ -392,8 +391,8 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
     tried: list[list[NDArray[np.float64]]] = []
     # a second look without the leather-coloured patches of a table cloth around the board; last, the
     # fallback priors (a cool or dim lamp's greyer leather), only once nothing else calibrated
-    looks = [(False, False), (True, False)] if corners is None else [(False, False)]
-    for drop_islands, fallback in looks + ([(False, True), (True, True)] if corners is None else []):
+    looks = [(False, False), (True, False), (False, True), (True, True)] if corners is None else [(False, False)]
+    for drop_islands, fallback in looks:
         if fallback and nearly is not None:
             break
         try:
@@ -434,7 +433,8 @@ def _board_fits(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float6
     geo = cfg.reader.geometry
     h, w = image.shape[:2]
     if corners is None:
-        return [(lens, hom) for _, lens, hom in board_candidates(cfg.finder, image, geo, drop_islands, fallback)]
+        finder = replace(cfg.finder, priors=cfg.finder.fallback_priors) if fallback else cfg.finder
+        return [(lens, hom) for _, lens, hom in board_candidates(finder, image, geo, drop_islands)]
     lens = Lens(0.0, (w / 2.0, h / 2.0), float(max(w, h)))
     hom = homography_from_corners(order_corners(corners), geo, outer=True)
     return [(lens, refine_homography(cfg.finder, image, lens, hom, geo)[0])]

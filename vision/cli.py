@@ -59,7 +59,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     try:
         corners = parse_corners(args.corners) if args.corners else None
         image = read_image(args.image)
-        config = CalibrationConfig(dark_inlay=getattr(args, "dark_inlay", "darker"))
+        config = CalibrationConfig(dark_inlay=args.dark_inlay)
         cal = calibrate(config, image, corners)
         if args.empty:
             cal = learn_empty_board(config, cal, read_image(args.empty))

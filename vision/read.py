@@ -400,7 +400,7 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         labels = table_of[i][n, d]
         fits[i] = float(raw[i, c, labels, np.arange(labels.shape[-1])].sum()) / seen[i]
     scores = full.max(axis=-1)
-    if rims is not None and cfg.rim_weight > 0:
+    if rims is not None:
         scores = scores + rim_scores(cfg, rims)[:, None, :]
     arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
     covered = covered_points(cfg, fits, foreign, _neighbours(cfg, cal.layout), arm_share)
