@@ -57,15 +57,27 @@ def _places(side: int, cfg: PipConfig) -> tuple[NDArray[np.intp], NDArray[np.int
     return np.array(rows), np.array(cols)
 
 
+def _median_u8(channel: NDArray[np.uint8]) -> np.float32:
+    """``np.median`` of an 8-bit channel, from its histogram (several times quicker on a die's crop)."""
+    n = channel.size
+    cumulative = np.cumsum(np.bincount(channel.ravel(), minlength=256))
+    upper = int(np.searchsorted(cumulative, n // 2 + 1))  # the order statistic n // 2 (from 0)
+    if n % 2:
+        return np.float32(upper)
+    return np.float32((int(np.searchsorted(cumulative, n // 2)) + upper) / 2)
+
+
 def place_contrast(face: Image, cfg: PipConfig = PipConfig()) -> NDArray[np.float32]:
     """(pitches, 9) how far each grid place's colour is from the face's, for each pitch tried."""
     side = face.shape[0]
-    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
-    colour = np.median(lab.reshape(-1, 3), axis=0)  # pips cover a sixth of a face at most
-    diff = lab - colour
+    lightness, a, b = cv2.split(cv2.cvtColor(face, cv2.COLOR_BGR2LAB))
+    # the face's colour is each channel's median: pips cover a sixth of a face at most
+    dl = lightness.astype(np.float32) - _median_u8(lightness)
     if cfg.dark_pips:  # lighter than the face is a lamp's glint on the die, not a pip
-        diff[..., 0] = np.minimum(diff[..., 0], 0.0)
-    dist = np.sqrt((diff ** 2).sum(axis=2))
+        np.minimum(dl, 0.0, out=dl)
+    da = a.astype(np.float32) - _median_u8(a)
+    db = b.astype(np.float32) - _median_u8(b)
+    dist = np.sqrt(dl * dl + da * da + db * db)
     smooth = cv2.GaussianBlur(dist, (0, 0), max(0.5, side * cfg.sigma))
     k = max(1, int(round(side * cfg.reach))) * 2 + 1
     near = cv2.dilate(smooth, np.ones((k, k), np.uint8))  # a pip a little off its place still counts
