@@ -260,6 +260,38 @@ def test_a_cocked_die_whose_side_face_is_lit_like_its_top_is_read() -> None:
     assert reading["points"] == truth["points"]
 
 
+def test_a_cocked_die_whose_side_face_is_too_dim_for_the_white_test_is_found_cocked() -> None:
+    """Under a dim lamp (Blender seed 2026126400, ``tests/data/vision_blender_dim_cluster``, frame 3) a 4
+    leans on a checker beside a flat 4. Its raised side face is the die's grey in shade: too dim to join
+    its footprint, so the outline was a flat die's. That face has the top's colour and reaches past the
+    top where a flat die's parallax shows none: it is cocked. The flat 4, whose shaded side faces lie
+    where parallax puts them, stays flat."""
+    folder, truth = _fixture("vision_blender_dim_cluster")
+    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
+    image, want = read_image(folder / "frame03.jpg"), truth["frame03.jpg"]["reading"]
+    assert sorted((d["value"], d["flat"]) for d in want["dice"]) == [(4, False), (4, True)]
+    without = BoardReader(cal, replace(ReaderConfig(), cocked_side_excess=math.inf))(image)
+    assert sorted((d["value"], d["flat"]) for d in without["dice"]) == [(4, True), (4, True)]  # the miss this fixture keeps
+    reading = BoardReader(cal)(image)
+    assert sorted((d["value"], d["flat"]) for d in reading["dice"]) == [(4, False), (4, True)]
+    assert reading["points"] == want["points"] and reading["bar"] == want["bar"]
+
+
+def test_rims_vouch_for_a_cluster_of_stacks_the_dim_lamp_leaves_poorly_explained() -> None:
+    """Under the same dim lamp (frame 2) the five stacks of points 2 to 7 touch. Their colours fit so poorly
+    that point 2 was judged covered, and then, as beside anything that covers a point, its neighbours too:
+    five points unread with nothing over them. Every first-layer place there shows a checker's rim or
+    surely none, as its count says, and nothing foreign lies on the board: the rims vouch for the counts."""
+    folder, truth = _fixture("vision_blender_dim_cluster")
+    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
+    image, want = read_image(folder / "frame02.jpg"), truth["frame02.jpg"]["reading"]
+    unvouched = BoardReader(cal, replace(ReaderConfig(), rim_vouch=0.0))(image)
+    assert [i + 1 for i, n in enumerate(unvouched["points"]) if n is None] == [2, 3, 4, 5, 7]  # the miss this fixture keeps
+    reading = BoardReader(cal)(image)
+    assert reading["points"] == want["points"] and reading["occluded"] == []
+    assert min(reading["confidence"]["points"]) > 0.5
+
+
 def test_light_checkers_on_their_own_kind_of_leather_under_a_hot_spot_are_read() -> None:
     """Point 2's orange leather lies in a corner under a steep camera (Blender seed 2026136420, 14.6° tilt,
     ``tests/data/vision_blender_leather_kind``): calibration saw it 6.0 class spreads from the light inlay,

@@ -100,6 +100,13 @@ class ReaderConfig:
     cocked_min_fill: float = 0.78  # and is a clean rectangle (a flat die with a copper highlight fused to it is not)
     cocked_excess: float = 1.5  # mm: a footprint reaching this much past where a flat die's can along a side is a cocked die's
     cocked_far_excess: float = 1.25  # mm: or a footprint reaching this far (area over an edge) past a flat die's outline drawn where its pips put the top
+    side_face_reach: float = 9.0  # mm past a die's top that its side faces are looked for (a cocked die's shows 5-8)
+    side_face_beyond: float = 4.0  # mm past that where the board must not look like a side face (else that side tells nothing)
+    side_face_board_gap: float = 0.1  # and must differ from the top's chromaticity by this much (L1) for that side to tell
+    side_face_step: float = 0.5  # mm between the strips looked at
+    side_face_chromaticity: float = 0.04  # a side face has the top's chromaticity (b, g, r over their sum) within this (L1)
+    side_face_min_brightness: float = 0.35  # and at least this share of its brightness (the board past it is darker or coloured)
+    cocked_side_excess: float = 1.25  # mm: a die's own colour reaching this far past any side face a flat die can show is a cocked die's
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre
     cocked_face_shares: tuple[float, ...] = (0.8, 0.9)  # a cocked die's top face is foreshortened to these shares of its edge
@@ -118,6 +125,7 @@ class ReaderConfig:
     checker_cost: float = 4.0  # log-likelihood a checker's evidence must exceed (shadows and dice edges are not checkers)
     rim_weight: float = 30.0  # log-likelihood a first-layer place's ring (or its lack) adds for the counts that fill it (0: off);
     # above the colours' evidence for one checker: a lone checker pushed 7-10 mm off its place, past the colour model's shifts
+    rim_vouch: float = 0.8  # rim evidence, place by place, that vouches for a point's count a poor colour fit would cover (0: off)
     rim_edge: tuple[float, float] = (3.0, 6.0)  # ring strength (Lab L per pixel, see rim_evidence) that says empty ... filled
     rim_radii: tuple[float, float] = (-2.5, 0.5)  # mm about the checker's radius where its rim's edges are looked for
     rim_search: tuple[float, float] = (7.5, 1.5)  # mm a checker may lie off its place, along the point and across it (players push them about)

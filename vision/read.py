@@ -265,11 +265,13 @@ def _borrowed_shade(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.fl
 
 
 def covered_points(cfg: ReaderConfig, fits: NDArray[np.float64], foreign: NDArray[np.float64], neighbours: NDArray[np.bool_],
-                   arm_share: NDArray[np.float64] | None = None) -> NDArray[np.bool_]:
+                   arm_share: NDArray[np.float64] | None = None, vouched: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
     """(24,) the points something lies over, to be reported ``occluded``, from how well each point's best
     reading explains it (``fits``, mean log-likelihood), the share of its samples no class explains
-    (``foreign``), which points are ``neighbours``, and the share of each under an arm seen crossing the frame."""
-    covered = (foreign > cfg.occluded_fraction) | (fits < cfg.min_mean_fit)
+    (``foreign``), which points are ``neighbours``, the share of each under an arm seen crossing the frame,
+    and the points whose rims vouch for their count (see :func:`rims_vouch`): never covered for a poor fit."""
+    vouched = np.zeros(len(fits), np.bool_) if vouched is None else vouched
+    covered = (foreign > cfg.occluded_fraction) | ((fits < cfg.min_mean_fit) & ~vouched)
     # a point explained only a little worse, alone, nothing foreign on it and its neighbours explained well,
     # is a corner where the lamp's falloff was under-corrected: read it (what covers a point reaches the next)
     strict_fit, strict_foreign = cfg.min_mean_fit * cfg.strict_share, cfg.occluded_fraction * cfg.strict_share
@@ -279,12 +281,25 @@ def covered_points(cfg: ReaderConfig, fits: NDArray[np.float64], foreign: NDArra
     if arm_share is not None:
         covered |= arm_share >= cfg.arm_point_share
     if covered.any():  # something is over the board: be stricter with every point it may reach
-        covered |= troubled
+        covered |= troubled & ~vouched
         # and strictest beside what it covers: an arm's edge or a hand's fingertips hide part of the next point
         near = (neighbours & covered[None, :]).any(axis=1)
         share = cfg.strict_share * cfg.strict_share
-        covered |= near & ((foreign > cfg.occluded_fraction * share) | (fits < cfg.min_mean_fit * share))
+        covered |= near & ((foreign > cfg.occluded_fraction * share) | ((fits < cfg.min_mean_fit * share) & ~vouched))
     return covered
+
+
+def rims_vouch(cfg: ReaderConfig, evidence: NDArray[np.float32], counts: NDArray[np.intp]) -> NDArray[np.bool_]:
+    """(24,) the points whose rims vouch for ``counts`` (five at most): every first-layer place the count
+    fills shows a checker's ring, and every other shows none, each surely (``rim_vouch``), but for places a
+    die or the cube hides (no evidence at all). Asked only of a board nothing foreign lies on, where a poor
+    colour fit is the lamp's (a dim cluster of touching stacks)."""
+    if cfg.rim_vouch <= 0:
+        return np.zeros(len(counts), np.bool_)
+    filled = np.arange(evidence.shape[1])[None, :] < counts[:, None]
+    agrees = np.where(filled, evidence >= cfg.rim_vouch, evidence <= -cfg.rim_vouch)
+    hidden = evidence == 0.0
+    return (agrees | hidden).all(axis=1) & agrees.any(axis=1) & (counts <= evidence.shape[1])
 
 
 _RIM_ANGLES = 32
@@ -403,7 +418,15 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     if rims is not None:
         scores = scores + rim_scores(cfg, rims)[:, None, :]
     arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
-    covered = covered_points(cfg, fits, foreign, _neighbours(cfg, cal.layout), arm_share)
+    neighbours = _neighbours(cfg, cal.layout)
+    covered = covered_points(cfg, fits, foreign, neighbours, arm_share)
+    if covered.any() and rims is not None and under_arm is None and not (foreign > cfg.occluded_fraction * cfg.strict_share).any():
+        # the rims may vouch only where they vouch for every point the colours leave covered, on a board
+        # nothing foreign lies on: an arm or a hand, seen crossing the frame or not, shades the rims near
+        # it, and a shaded ring reads as an empty place
+        vouched = rims_vouch(cfg, rims, scores.max(axis=1).argmax(axis=1))
+        if not (covered & ~vouched).any():
+            covered = covered_points(cfg, fits, foreign, neighbours, arm_share, vouched)
     out = []
     for i in range(24):
         frac = float(foreign[i])
@@ -783,6 +806,51 @@ def past_flat_die(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, 
     return float(np.count_nonzero(seen)) / fine**2 / edge
 
 
+def past_side_faces(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
+                    centre: tuple[float, float]) -> float:
+    """How far (mm) the die's own colour reaches past its top face (centred at ``top_at``, pixels) beyond the
+    side faces a flat die standing at ``centre`` (canonical mm) can show on that side.
+
+    A side face is the top's material in less light: the top's chromaticity, at a share of its brightness,
+    even where it is too dim for the white test that grew the footprint. Parallax shows a flat die's side
+    faces only on the camera's side, and no wider than ``view`` lifts its top; a cocked die shows the face
+    it was tipped up by on any side, 5-8 mm wide. The reach on each side is the run of strips (parallel to
+    that side, across the middle 60% of it) whose median sample passes, counted out from the top's edge.
+    """
+    ppm, edge = cfg.px_per_mm, cfg.geometry.die_edge
+    base = surface_height(cfg.geometry, centre)
+    top = edge * float(view.scale(base + edge))
+    lift = view.lift(np.asarray(centre), base, base + edge)
+    t = np.deg2rad(cv2.minAreaRect(footprint.contour)[2])
+    u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+    at = np.asarray(top_at, np.float64)
+    inner = np.linspace(-0.35, 0.35, 8) * top
+    grid = at + (u * inner[:, None, None] + v * inner[None, :, None]) * ppm  # (8, 8, 2) pixels
+    steps = np.arange(cfg.side_face_step, cfg.side_face_reach + cfg.side_face_beyond + 1e-9, cfg.side_face_step)
+    across = np.linspace(-0.3, 0.3, 9) * top
+    normals = np.array([u, -u, v, -v])
+    tangents = normals[:, ::-1] * np.array([-1.0, 1.0])
+    strips = at + ((top / 2 + steps)[None, :, None, None] * normals[:, None, None, :]
+                   + across[None, None, :, None] * tangents[:, None, None, :]) * ppm  # (4, steps, 9, 2)
+    where = np.concatenate([grid.reshape(-1, 2), strips.reshape(-1, 2)]).astype(np.float32)
+    bgr = cv2.remap(raw, where[:, 0], where[:, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3).astype(np.float32) + 1.0
+    face = np.median(bgr[:grid.shape[0] * grid.shape[1]], axis=0)
+    side = bgr[grid.shape[0] * grid.shape[1]:].reshape(4, len(steps), len(across), 3)
+    brightness = side.sum(axis=3)
+    chroma_gap = np.abs(side / brightness[..., None] - face / face.sum()).sum(axis=3)
+    alike = ((np.median(chroma_gap, axis=2) < cfg.side_face_chromaticity)
+             & (np.median(brightness, axis=2) > cfg.side_face_min_brightness * face.sum()))  # (4, steps)
+    face_steps = int(np.sum(steps <= cfg.side_face_reach + 1e-9))
+    run = np.where(alike[:, :face_steps].all(axis=1), face_steps, np.argmin(alike[:, :face_steps], axis=1))
+    reach = np.where(run > 0, steps[np.maximum(run - 1, 0)], 0.0)
+    # past any side face the board shows: where it is nearly the die's colour, or as grey and light as a side
+    # face anywhere there (a cool lamp greys the leather), that side says nothing
+    board_gap = np.median(np.median(chroma_gap, axis=2)[:, face_steps:], axis=1)
+    telling = ~alike[:, face_steps:].any(axis=1) & (board_gap >= cfg.side_face_board_gap)
+    allowed = np.maximum(0.0, -(normals @ lift))  # a flat die's side faces show opposite its top's lift
+    return float(np.where(telling, reach - allowed, 0.0).max())
+
+
 class TopFace(NamedTuple):
     """The face-sized rectangle of a die's footprint whose pips best fit a die face."""
 
@@ -840,6 +908,10 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
             tipped = read_top_face(cfg, raw, footprint, False)
             if tipped.value is not None and tipped.margin > face.margin:
                 face = tipped
+    elif flat and face.value is not None and at is None and past_side_faces(cfg, raw, footprint, face.centre, view, centre) > cfg.cocked_side_excess:
+        # a face of its own colour, too dim for the white test, shows past its top where a flat die's cannot
+        # (not asked past the outline, where the table lies beyond a die, not the board)
+        flat = False
     value, conf = face.value, face.confidence
     return {
         "value": value,
