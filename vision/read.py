@@ -292,14 +292,15 @@ def covered_points(cfg: ReaderConfig, fits: NDArray[np.float64], foreign: NDArra
 def rims_vouch(cfg: ReaderConfig, evidence: NDArray[np.float32], counts: NDArray[np.intp]) -> NDArray[np.bool_]:
     """(24,) the points whose rims vouch for ``counts`` (five at most): every first-layer place the count
     fills shows a checker's ring, and every other shows none, each surely (``rim_vouch``), but for places a
-    die or the cube hides (no evidence at all). Asked only of a board nothing foreign lies on, where a poor
+    die or the cube hides (no evidence at all); an empty point is never vouched for. Asked only of a board nothing foreign lies on, where a poor
     colour fit is the lamp's (a dim cluster of touching stacks)."""
     if cfg.rim_vouch <= 0:
         return np.zeros(len(counts), np.bool_)
     filled = np.arange(evidence.shape[1])[None, :] < counts[:, None]
     agrees = np.where(filled, evidence >= cfg.rim_vouch, evidence <= -cfg.rim_vouch)
     hidden = evidence == 0.0
-    return (agrees | hidden).all(axis=1) & agrees.any(axis=1) & (counts <= evidence.shape[1])
+    # the rings must be seen where checkers lie: no ring anywhere is as much a picture of no board as of empty points
+    return (agrees | hidden).all(axis=1) & (agrees & filled).any(axis=1) & (counts <= evidence.shape[1])
 
 
 _RIM_ANGLES = 32
