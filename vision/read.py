@@ -733,6 +733,14 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     return replace(blob, grown=footprint)
 
 
+def flat_die_top(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float]) -> tuple[float, NDArray[np.float64]]:
+    """How a flat die standing at ``centre`` (canonical mm) shows its top: the edge it is seen with (mm,
+    larger for standing nearer the camera) and its parallax, the top's shift from the base (mm vector)."""
+    geo = cfg.geometry
+    base = surface_height(geo, centre)
+    return geo.die_edge * float(view.scale(base + geo.die_edge)), view.lift(np.asarray(centre), base, base + geo.die_edge)
+
+
 def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[float, float] | None = None) -> bool:
     """Whether a die lies flat by its outline (``centre`` in canonical mm, the blob's own by default);
     :func:`past_flat_die` is the test once its pips have placed its top.
@@ -751,7 +759,7 @@ def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[f
     With one camera a die tipped toward the camera by about the viewing angle shows a square top and
     no extra side, so it reads flat; the rules are set to rather miss a cocked die than call a flat one
     cocked."""
-    geo, ppm = cfg.geometry, cfg.px_per_mm
+    ppm = cfg.px_per_mm
     if blob.narrow(cfg):
         return False  # its light top face is too narrow for a flat die's: tilted
     footprint = blob.grown or blob
@@ -761,10 +769,7 @@ def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[f
     if cv2.contourArea(outline) < cfg.cocked_min_fill * w * h:
         return True  # no clean rectangle: a copper highlight fused to a flat die, not a side face
     points = outline.reshape(-1, 2) / ppm
-    at = blob.centre if centre is None else centre  # canonical mm
-    base = surface_height(geo, at)
-    top = geo.die_edge * float(view.scale(base + geo.die_edge))
-    lift = view.lift(np.asarray(at), base, base + geo.die_edge)
+    top, lift = flat_die_top(cfg, view, blob.centre if centre is None else centre)
     a = np.deg2rad(blob.angle)  # the light blob's turn: mostly the top face's
     excess = -np.inf
     for axis in (np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])):
@@ -781,9 +786,7 @@ def past_flat_die(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, 
     its base, toward the camera's foot. A flat die never shows a face beyond its top's far side; a die
     tipped away from the camera does, even when its top still looks square."""
     ppm, edge = cfg.px_per_mm, cfg.geometry.die_edge
-    base = surface_height(cfg.geometry, centre)
-    top = edge * float(view.scale(base + edge))
-    lift = view.lift(np.asarray(centre), base, base + edge)
+    top, lift = flat_die_top(cfg, view, centre)
     opened = _opened_outline(cfg, footprint.contour, cfg.footprint_open)
     outline = footprint.contour if opened is None else opened
     (_, (w, h), _) = cv2.minAreaRect(outline)
@@ -818,10 +821,8 @@ def past_side_faces(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, top_at:
     it was tipped up by on any side, 5-8 mm wide. The reach on each side is the run of strips (parallel to
     that side, across the middle 60% of it) whose median sample passes, counted out from the top's edge.
     """
-    ppm, edge = cfg.px_per_mm, cfg.geometry.die_edge
-    base = surface_height(cfg.geometry, centre)
-    top = edge * float(view.scale(base + edge))
-    lift = view.lift(np.asarray(centre), base, base + edge)
+    ppm = cfg.px_per_mm
+    top, lift = flat_die_top(cfg, view, centre)
     t = np.deg2rad(cv2.minAreaRect(footprint.contour)[2])
     u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
     at = np.asarray(top_at, np.float64)
@@ -838,15 +839,14 @@ def past_side_faces(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, top_at:
     face = np.median(bgr[:grid.shape[0] * grid.shape[1]], axis=0)
     side = bgr[grid.shape[0] * grid.shape[1]:].reshape(4, len(steps), len(across), 3)
     brightness = side.sum(axis=3)
-    chroma_gap = np.abs(side / brightness[..., None] - face / face.sum()).sum(axis=3)
-    alike = ((np.median(chroma_gap, axis=2) < cfg.side_face_chromaticity)
-             & (np.median(brightness, axis=2) > cfg.side_face_min_brightness * face.sum()))  # (4, steps)
+    chroma_gap = np.median(np.abs(side / brightness[..., None] - face / face.sum()).sum(axis=3), axis=2)  # (4, steps)
+    alike = (chroma_gap < cfg.side_face_chromaticity) & (np.median(brightness, axis=2) > cfg.side_face_min_brightness * face.sum())
     face_steps = int(np.sum(steps <= cfg.side_face_reach + 1e-9))
     run = np.where(alike[:, :face_steps].all(axis=1), face_steps, np.argmin(alike[:, :face_steps], axis=1))
     reach = np.where(run > 0, steps[np.maximum(run - 1, 0)], 0.0)
     # past any side face the board shows: where it is nearly the die's colour, or as grey and light as a side
     # face anywhere there (a cool lamp greys the leather), that side says nothing
-    board_gap = np.median(np.median(chroma_gap, axis=2)[:, face_steps:], axis=1)
+    board_gap = np.median(chroma_gap[:, face_steps:], axis=1)
     telling = ~alike[:, face_steps:].any(axis=1) & (board_gap >= cfg.side_face_board_gap)
     allowed = np.maximum(0.0, -(normals @ lift))  # a flat die's side faces show opposite its top's lift
     return float(np.where(telling, reach - allowed, 0.0).max())
