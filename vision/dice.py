@@ -47,6 +47,12 @@ class DiceConfig:
     tile_cell_aspect: float = 1.35  # ... whose cells are no more elongated than this
     tile_not_die_prob: float = 0.5  # a cell is a die when its 'not a die' probability is below this
     tile_nms_dist: float = 0.7  # ... and its centre is farther than this x die side from every die found otherwise (5-fold CV: 0.7 beat 1.0)
+    window_step: float = 0.34  # a merged region is also searched with die-sized squares this x die side apart (0: not)
+    window_inside: float = 0.3  # ... whose centres lie at least this x die side inside it
+    window_max_dice: float = 6.0  # ... when its area is at most this many dice and its length at most this many die sides
+    window_not_die_prob: float = 0.2  # ... a square is a die when its 'not a die' probability is below this
+    window_nms_dist: float = 0.9  # ... and its centre is farther than this x its side from every die found otherwise
+    window_big: float = 1.5  # ... but for those this many times its side (two dice taken for one)
     face_inset: float = 0.10  # fraction of the side trimmed off the face before counting
     pip_margin: float = 0.06  # fraction of the crop side where no pip centre may lie
     pip_sigma: float = 0.05  # smoothing of the colour distance, fraction of the side
@@ -221,18 +227,25 @@ def die_regions(cfg: DiceConfig, image: Image) -> list[NDArray[np.int32]]:
     return _regions(cfg, image)[0]
 
 
-def _regions(cfg: DiceConfig, image: Image) -> tuple[list[NDArray[np.int32]], list[NDArray[np.int32]]]:
-    """Contours of single-die regions (touching dice split apart), and grid cells of the
-    elongated or oversized ones (:func:`_tiles`)."""
+def _regions(cfg: DiceConfig, image: Image) -> tuple[list[NDArray[np.int32]], list[NDArray[np.int32]], list[NDArray[np.int32]]]:
+    """Contours of single-die regions (touching dice split apart), grid cells of the
+    elongated or oversized ones (:func:`_tiles`) and squares searching the oversized ones (:func:`_windows`)."""
     mask = die_mask(cfg, image)
     short = min(image.shape[:2])
     contours = outer_contours(mask)
     side = _typical_side([cv2.contourArea(c) for c in contours], cfg, short)
     out: list[NDArray[np.int32]] = []
     tiles: list[NDArray[np.int32]] = []
+    windows: list[NDArray[np.int32]] = []
+    gradient = None
     for c in contours:
         tiles += _tiles(c, side, cfg)
         if cv2.contourArea(c) > cfg.split_ratio * side * side:
+            if cfg.window_step > 0:
+                if gradient is None:
+                    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+                    gradient = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) + 1j * cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+                windows += _windows(gradient, c, side, cfg)
             x, y, w, h = cv2.boundingRect(c)
             blob = np.zeros((h + 2, w + 2), np.uint8)
             cv2.drawContours(blob, [c], -1, 255, -1, offset=(1 - x, 1 - y))
@@ -241,7 +254,8 @@ def _regions(cfg: DiceConfig, image: Image) -> tuple[list[NDArray[np.int32]], li
                 out.extend(s + np.array([x - 1, y - 1], np.int32) for s in sub)
         else:
             out.append(c)
-    return [c for c in out if _plausible_die(cfg, c, short)], [c for c in tiles if _plausible_die(cfg, c, short)]
+    return ([c for c in out if _plausible_die(cfg, c, short)], [c for c in tiles if _plausible_die(cfg, c, short)],
+            [c for c in windows if _plausible_die(cfg, c, short)])
 
 
 def _tiles(contour: NDArray[np.int32], side: float, cfg: DiceConfig) -> list[NDArray[np.int32]]:
@@ -269,6 +283,32 @@ def _tiles(contour: NDArray[np.int32], side: float, cfg: DiceConfig) -> list[NDA
             a, b = (i + 0.5) * cw - w / 2, (j + 0.5) * ch - h / 2
             centre = (cx + a * ux + b * vx, cy + a * uy + b * vy)
             out.append(cv2.boxPoints((centre, (cw, ch), angle)).round().astype(np.int32).reshape(-1, 1, 2))
+    return out
+
+
+def _windows(gradient: NDArray[np.complex128], contour: NDArray[np.int32], side: float, cfg: DiceConfig) -> list[NDArray[np.int32]]:
+    """Touching dice the mask merged into one region of any shape: die-sized squares at a grid of
+    places inside it, each turned to the edges around it (a die's sides run at one angle, mod 90°,
+    found from the image's ``gradient`` as x + iy); the face filter and the value reader keep the
+    ones on a whole face."""
+    if cv2.contourArea(contour) > cfg.window_max_dice * side * side or max(cv2.minAreaRect(contour)[1]) > cfg.window_max_dice * side:
+        return []  # a tray's edge, a hand: no cluster of dice
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
+    inside = cv2.distanceTransform(blob, cv2.DIST_L2, 5) >= cfg.window_inside * side
+    step = max(1, int(round(cfg.window_step * side)))
+    half = int(round(side / 2))
+    out = []
+    for by in range(step // 2, h + 2, step):
+        for bx in range(step // 2, w + 2, step):
+            if not inside[by, bx]:
+                continue
+            cx, cy = bx + x - 1, by + y - 1
+            y0, y1, x0, x1 = max(0, cy - half), cy + half + 1, max(0, cx - half), cx + half + 1
+            g = gradient[y0:y1, x0:x1]
+            angle = float(np.degrees(np.angle(np.sum(g ** 4 / np.maximum(np.abs(g), 1e-6) ** 3))) / 4)  # sum of |g| e^{4i angle}
+            out.append(cv2.boxPoints(((float(cx), float(cy)), (side, side), angle)).round().astype(np.int32).reshape(-1, 1, 2))
     return out
 
 
@@ -353,15 +393,17 @@ def candidate_regions(cfg: DiceConfig, image: Image) -> list[NDArray[np.int32]]:
     return _candidates(cfg, image)[0]
 
 
-def _candidates(cfg: DiceConfig, image: Image) -> tuple[list[NDArray[np.int32]], list[NDArray[np.int32]]]:
-    """:func:`candidate_regions`, and the grid cells of merged regions from every variant."""
+def _candidates(cfg: DiceConfig, image: Image) -> tuple[list[NDArray[np.int32]], list[NDArray[np.int32]], list[NDArray[np.int32]]]:
+    """:func:`candidate_regions`, and the grid cells and search squares of merged regions from every variant."""
     out: list[NDArray[np.int32]] = []
     tiles: list[NDArray[np.int32]] = []
+    windows: list[NDArray[np.int32]] = []
     for diff, low, high, blur in cfg.proposals:
-        regions, cells = _regions(replace(cfg, colour_diff=diff, canny_low=low, canny_high=high, background_blur=blur), image)
+        regions, cells, squares = _regions(replace(cfg, colour_diff=diff, canny_low=low, canny_high=high, background_blur=blur), image)
         out += regions
         tiles += cells
-    return out, tiles
+        windows += squares
+    return out, tiles, windows
 
 
 def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
@@ -376,10 +418,13 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
     model = load_face_model()
     if model is None:
         return _read_dice_classic(cfg, image)
-    regions, tiles = _candidates(cfg, image)
+    regions, tiles, windows = _candidates(cfg, image)
     kept: list[tuple[tuple[float, float], float, list[NDArray[np.int32]], Image, NDArray[np.float32]]] = []
-    # the grid cells of merged regions come last: they only add dice no region found
-    for contours, not_die, nms in ((regions, cfg.not_die_prob, cfg.nms_dist), (tiles, cfg.tile_not_die_prob, cfg.tile_nms_dist)):
+    # the grid cells and search squares of merged regions come last: they only add dice no region found. A square is
+    # measured by its own side, and a die found before it that is far larger is two dice taken for one: it hides nothing
+    for contours, not_die, nms, same, own in ((regions, cfg.not_die_prob, cfg.nms_dist, cfg.nms_dist, False),
+                                              (tiles, cfg.tile_not_die_prob, cfg.tile_nms_dist, cfg.nms_dist, False),
+                                              (windows, cfg.window_not_die_prob, cfg.window_nms_dist, cfg.window_nms_dist, True)):
         found = []
         for contour in contours:
             face, side = _face_crop(image, contour, cfg.face_inset)
@@ -390,7 +435,8 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
         before = len(kept)  # dice of the pass before: a cell near one is dropped, never merged into it
         for _, centre, side, contour, face, probs in found:
             near = [i for i, k in enumerate(kept) if np.hypot(centre[0] - k[0][0], centre[1] - k[0][1])
-                    < (nms if i < before else cfg.nms_dist) * max(side, k[1])]
+                    < (nms if i < before else same) * (side if own else max(side, k[1]))
+                    and not (own and k[1] > cfg.window_big * side)]
             if not near:
                 kept.append((centre, side, [contour], face, probs.copy()))
             elif near[0] >= before:
