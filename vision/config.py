@@ -125,7 +125,10 @@ class ReaderConfig:
     checker_cost: float = 4.0  # log-likelihood a checker's evidence must exceed (shadows and dice edges are not checkers)
     rim_weight: float = 30.0  # log-likelihood a first-layer place's ring (or its lack) adds for the counts that fill it (0: off);
     # above the colours' evidence for one checker: a lone checker pushed 7-10 mm off its place, past the colour model's shifts
+    rim_borrowed_gain: float = 10.0  # on the points whose bare look was borrowed (start checkers covered them, no bare board seen), a
+    # place's missing ring counts this many times: a corner's shade the borrowed look lacks must not read as a light checker on orange
     rim_vouch: float = 0.8  # rim evidence, place by place, that vouches for a point's count a poor colour fit would cover (0: off)
+    rim_vouch_rings: int = 5  # rings the rims must surely see on the board before they vouch for an empty point
     rim_edge: tuple[float, float] = (3.0, 6.0)  # ring strength (Lab L per pixel, see rim_evidence) that says empty ... filled
     rim_radii: tuple[float, float] = (-2.5, 0.5)  # mm about the checker's radius where its rim's edges are looked for
     rim_search: tuple[float, float] = (7.5, 1.5)  # mm a checker may lie off its place, along the point and across it (players push them about)

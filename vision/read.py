@@ -292,7 +292,8 @@ def covered_points(cfg: ReaderConfig, fits: NDArray[np.float64], foreign: NDArra
 def rims_vouch(cfg: ReaderConfig, evidence: NDArray[np.float32], counts: NDArray[np.intp]) -> NDArray[np.bool_]:
     """(24,) the points whose rims vouch for ``counts`` (five at most): every first-layer place the count
     fills shows a checker's ring, and every other shows none, each surely (``rim_vouch``), but for places a
-    die or the cube hides (no evidence at all); an empty point is never vouched for. Asked only of a board nothing foreign lies on, where a poor
+    die or the cube hides (no evidence at all). An empty point is vouched for only on a board where the rims
+    surely see ``rim_vouch_rings`` rings or more. Asked only of a board nothing foreign lies on, where a poor
     colour fit is the lamp's (a dim cluster of touching stacks)."""
     if cfg.rim_vouch <= 0:
         return np.zeros(len(counts), np.bool_)
@@ -300,7 +301,18 @@ def rims_vouch(cfg: ReaderConfig, evidence: NDArray[np.float32], counts: NDArray
     agrees = np.where(filled, evidence >= cfg.rim_vouch, evidence <= -cfg.rim_vouch)
     hidden = evidence == 0.0
     # the rings must be seen where checkers lie: no ring anywhere is as much a picture of no board as of empty points
-    return (agrees | hidden).all(axis=1) & (agrees & filled).any(axis=1) & (counts <= evidence.shape[1])
+    ringed = (agrees & filled).any(axis=1) | (counts == 0) & (int((evidence >= cfg.rim_vouch).sum()) >= cfg.rim_vouch_rings)
+    return (agrees | hidden).all(axis=1) & ringed & (counts <= evidence.shape[1])
+
+
+def rims_fill(cfg: ReaderConfig, evidence: NDArray[np.float32], counts: NDArray[np.intp]) -> NDArray[np.bool_]:
+    """(24,) the points of more than five whose every first-layer place surely shows a checker's ring (but
+    for places a die or the cube hides). The rims cannot see the upper layers, so they do not vouch for such
+    a point's count, but neither does it stop them vouching for the others."""
+    if cfg.rim_vouch <= 0:
+        return np.zeros(len(counts), np.bool_)
+    ringed = evidence >= cfg.rim_vouch
+    return (counts > evidence.shape[1]) & (ringed | (evidence == 0.0)).all(axis=1) & ringed.any(axis=1)
 
 
 _RIM_ANGLES = 32
@@ -417,7 +429,11 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         fits[i] = float(raw[i, c, labels, np.arange(labels.shape[-1])].sum()) / seen[i]
     scores = full.max(axis=-1)
     if rims is not None:
-        scores = scores + rim_scores(cfg, rims)[:, None, :]
+        weighed = rims
+        if not cal.bare_board_seen and cfg.rim_borrowed_gain != 1.0:
+            borrowed = (np.asarray(START_POINTS) != 0)[:, None]
+            weighed = np.where(borrowed & (rims < 0), rims * cfg.rim_borrowed_gain, rims).astype(np.float32)
+        scores = scores + rim_scores(cfg, weighed)[:, None, :]
     arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
     neighbours = _neighbours(cfg, cal.layout)
     covered = covered_points(cfg, fits, foreign, neighbours, arm_share)
@@ -425,8 +441,9 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         # the rims may vouch only where they vouch for every point the colours leave covered, on a board
         # nothing foreign lies on: an arm or a hand, seen crossing the frame or not, shades the rims near
         # it, and a shaded ring reads as an empty place
-        vouched = rims_vouch(cfg, rims, scores.max(axis=1).argmax(axis=1))
-        if not (covered & ~vouched).any():
+        counts = scores.max(axis=1).argmax(axis=1)
+        vouched = rims_vouch(cfg, rims, counts)
+        if not (covered & ~vouched & ~rims_fill(cfg, rims, counts)).any():
             covered = covered_points(cfg, fits, foreign, neighbours, arm_share, vouched)
     out = []
     for i in range(24):
