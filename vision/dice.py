@@ -14,7 +14,9 @@ Stages are pure functions ``(cfg, image) -> result``; thresholds live in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -158,9 +160,8 @@ def outer_contours(mask: Image) -> list[NDArray[np.int32]]:
     return [c for c, h in zip(contours, hierarchy[0]) if h[3] < 0]
 
 
-def _split_blob(blob: Image, side: float, split_depth: float) -> list[Image]:
-    """Split a blob of several touching dice by the peaks of its distance transform."""
-    dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+def _split_blob(blob: Image, dist: NDArray[np.float32], side: float, split_depth: float) -> list[Image]:
+    """Split a blob of several touching dice by the peaks of its distance transform ``dist``."""
     peaks = (dist >= split_depth * side).astype(np.uint8)
     n, labels = cv2.connectedComponents(peaks)
     if n <= 2:
@@ -227,9 +228,18 @@ def die_regions(cfg: DiceConfig, image: Image) -> list[NDArray[np.int32]]:
     return _regions(cfg, image)[0]
 
 
-def _regions(cfg: DiceConfig, image: Image) -> tuple[list[NDArray[np.int32]], list[NDArray[np.int32]], list[NDArray[np.int32]]]:
+def _gradient(image: Image) -> NDArray[np.complex128]:
+    """The image's lightness gradient, x + iy."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) + 1j * cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+
+
+def _regions(cfg: DiceConfig, image: Image, gradient: Callable[[], NDArray[np.complex128]] | None = None
+             ) -> tuple[list[NDArray[np.int32]], list[NDArray[np.int32]], list[NDArray[np.int32]]]:
     """Contours of single-die regions (touching dice split apart), grid cells of the
-    elongated or oversized ones (:func:`_tiles`) and squares searching the oversized ones (:func:`_windows`)."""
+    elongated or oversized ones (:func:`_tiles`) and squares searching the oversized ones (:func:`_windows`).
+    ``gradient`` gives the image's :func:`_gradient` (taken when first needed, shared by the proposal variants)."""
+    gradient = gradient or cache(partial(_gradient, image))
     mask = die_mask(cfg, image)
     short = min(image.shape[:2])
     contours = outer_contours(mask)
@@ -237,23 +247,22 @@ def _regions(cfg: DiceConfig, image: Image) -> tuple[list[NDArray[np.int32]], li
     out: list[NDArray[np.int32]] = []
     tiles: list[NDArray[np.int32]] = []
     windows: list[NDArray[np.int32]] = []
-    gradient = None
     for c in contours:
         tiles += _tiles(c, side, cfg)
-        if cv2.contourArea(c) > cfg.split_ratio * side * side:
-            if cfg.window_step > 0:
-                if gradient is None:
-                    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-                    gradient = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) + 1j * cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-                windows += _windows(gradient, c, side, cfg)
-            x, y, w, h = cv2.boundingRect(c)
-            blob = np.zeros((h + 2, w + 2), np.uint8)
-            cv2.drawContours(blob, [c], -1, 255, -1, offset=(1 - x, 1 - y))
-            for part in _split_blob(blob, side, cfg.split_depth):
-                sub = outer_contours(part)
-                out.extend(s + np.array([x - 1, y - 1], np.int32) for s in sub)
-        else:
+        area = cv2.contourArea(c)
+        if area <= cfg.split_ratio * side * side:
             out.append(c)
+            continue
+        x, y, w, h = cv2.boundingRect(c)
+        blob = np.zeros((h + 2, w + 2), np.uint8)
+        cv2.drawContours(blob, [c], -1, 255, -1, offset=(1 - x, 1 - y))
+        origin = np.array([x - 1, y - 1], np.int32)  # the blob's pixel (0, 0) in the image
+        dist = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+        limit = cfg.window_max_dice * side  # larger, it is a tray's edge or a hand, no cluster of dice
+        if cfg.window_step > 0 and area <= limit * side and max(cv2.minAreaRect(c)[1]) <= limit:
+            windows += _windows(gradient(), dist, origin, side, cfg)
+        for part in _split_blob(blob, dist, side, cfg.split_depth):
+            out.extend(s + origin for s in outer_contours(part))
     return ([c for c in out if _plausible_die(cfg, c, short)], [c for c in tiles if _plausible_die(cfg, c, short)],
             [c for c in windows if _plausible_die(cfg, c, short)])
 
@@ -286,25 +295,21 @@ def _tiles(contour: NDArray[np.int32], side: float, cfg: DiceConfig) -> list[NDA
     return out
 
 
-def _windows(gradient: NDArray[np.complex128], contour: NDArray[np.int32], side: float, cfg: DiceConfig) -> list[NDArray[np.int32]]:
-    """Touching dice the mask merged into one region of any shape: die-sized squares at a grid of
-    places inside it, each turned to the edges around it (a die's sides run at one angle, mod 90°,
-    found from the image's ``gradient`` as x + iy); the face filter and the value reader keep the
-    ones on a whole face."""
-    if cv2.contourArea(contour) > cfg.window_max_dice * side * side or max(cv2.minAreaRect(contour)[1]) > cfg.window_max_dice * side:
-        return []  # a tray's edge, a hand: no cluster of dice
-    x, y, w, h = cv2.boundingRect(contour)
-    blob = np.zeros((h + 2, w + 2), np.uint8)
-    cv2.drawContours(blob, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
-    inside = cv2.distanceTransform(blob, cv2.DIST_L2, 5) >= cfg.window_inside * side
+def _windows(gradient: NDArray[np.complex128], dist: NDArray[np.float32], origin: NDArray[np.int32], side: float,
+             cfg: DiceConfig) -> list[NDArray[np.int32]]:
+    """Touching dice the mask merged into one region of any shape (``dist``, its distance transform, whose
+    pixel (0, 0) is the image's ``origin``): die-sized squares at a grid of places inside it, each turned to
+    the edges around it (a die's sides run at one angle, mod 90°, found from the image's ``gradient`` as
+    x + iy); the face filter and the value reader keep the ones on a whole face."""
+    inside = dist >= cfg.window_inside * side
     step = max(1, int(round(cfg.window_step * side)))
     half = int(round(side / 2))
     out = []
-    for by in range(step // 2, h + 2, step):
-        for bx in range(step // 2, w + 2, step):
+    for by in range(step // 2, dist.shape[0], step):
+        for bx in range(step // 2, dist.shape[1], step):
             if not inside[by, bx]:
                 continue
-            cx, cy = bx + x - 1, by + y - 1
+            cx, cy = bx + int(origin[0]), by + int(origin[1])
             y0, y1, x0, x1 = max(0, cy - half), cy + half + 1, max(0, cx - half), cx + half + 1
             g = gradient[y0:y1, x0:x1]
             angle = float(np.degrees(np.angle(np.sum(g ** 4 / np.maximum(np.abs(g), 1e-6) ** 3))) / 4)  # sum of |g| e^{4i angle}
@@ -398,8 +403,10 @@ def _candidates(cfg: DiceConfig, image: Image) -> tuple[list[NDArray[np.int32]],
     out: list[NDArray[np.int32]] = []
     tiles: list[NDArray[np.int32]] = []
     windows: list[NDArray[np.int32]] = []
+    gradient = cache(partial(_gradient, image))
     for diff, low, high, blur in cfg.proposals:
-        regions, cells, squares = _regions(replace(cfg, colour_diff=diff, canny_low=low, canny_high=high, background_blur=blur), image)
+        variant = replace(cfg, colour_diff=diff, canny_low=low, canny_high=high, background_blur=blur)
+        regions, cells, squares = _regions(variant, image, gradient)
         out += regions
         tiles += cells
         windows += squares

@@ -371,6 +371,15 @@ def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint
     return evidence
 
 
+def rims_weighed(cfg: ReaderConfig, cal: Calibration, evidence: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(24, 5) rim evidence as the counts weigh it: on the points whose bare look was borrowed (the start
+    checkers covered them and no bare board was seen), a missing ring counts ``rim_borrowed_gain`` times."""
+    if cal.bare_board_seen or cfg.rim_borrowed_gain == 1.0:
+        return evidence
+    borrowed = (np.asarray(START_POINTS) != 0)[:, None]
+    return np.where(borrowed & (evidence < 0), evidence * cfg.rim_borrowed_gain, evidence).astype(np.float32)
+
+
 def rim_scores(cfg: ReaderConfig, evidence: NDArray[np.float32]) -> NDArray[np.float32]:
     """(24, 16) log-likelihood the rims give each count: the first-layer places a count fills add their
     evidence. Above five, a layer on top hides parts of the rims beneath, so a place's missing ring is
@@ -429,11 +438,7 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         fits[i] = float(raw[i, c, labels, np.arange(labels.shape[-1])].sum()) / seen[i]
     scores = full.max(axis=-1)
     if rims is not None:
-        weighed = rims
-        if not cal.bare_board_seen and cfg.rim_borrowed_gain != 1.0:
-            borrowed = (np.asarray(START_POINTS) != 0)[:, None]
-            weighed = np.where(borrowed & (rims < 0), rims * cfg.rim_borrowed_gain, rims).astype(np.float32)
-        scores = scores + rim_scores(cfg, weighed)[:, None, :]
+        scores = scores + rim_scores(cfg, rims_weighed(cfg, cal, rims))[:, None, :]
     arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
     neighbours = _neighbours(cfg, cal.layout)
     covered = covered_points(cfg, fits, foreign, neighbours, arm_share)
