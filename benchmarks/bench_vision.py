@@ -164,7 +164,7 @@ def main() -> int:
         start = random_scene(np.random.default_rng(seed + 1), setup.layout, start=True)
         image, _ = render(start, setup, seed + 1)
         try:
-            cal = calibrate(CalibrationConfig(), image)
+            cal = calibrate(CalibrationConfig(reader=reader_cfg), image)
         except VisionError as exc:
             calib_fail += 1
             print(f"  setup {k}: calibration failed: {exc}", file=sys.stderr)

@@ -156,11 +156,11 @@ def main() -> int:
         desc = (f"{d.name}: tilt {cam.get('tilt_deg', 0):.1f} deg, yaw {cam.get('yaw_deg', 0):.0f}, lamp {cam.get('lamp')}, "
                 f"layout {truth['layout']}")
         try:
-            cal = calibrate(CalibrationConfig(), read_image(d / "start.jpg"))
+            cal = calibrate(CalibrationConfig(reader=reader_cfg), read_image(d / "start.jpg"))
             if args.empty:
                 if not (d / "empty.jpg").exists():
                     raise CalibrationError(f"no empty.jpg in {d} (render it: blender_render.py --empty --only empty)")
-                cal = learn_empty_board(CalibrationConfig(), cal, read_image(d / "empty.jpg"))
+                cal = learn_empty_board(CalibrationConfig(reader=reader_cfg), cal, read_image(d / "empty.jpg"))
         except VisionError as exc:
             calib_fail += 1
             print(f"  {desc}: calibration failed: {type(exc).__name__}: {exc}")

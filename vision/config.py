@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from vision.board import BoardFinderConfig
 from vision.geometry import BoardGeometry
@@ -15,7 +15,8 @@ class ReaderConfig:
 
     geometry: BoardGeometry = field(default_factory=BoardGeometry)
     pips: PipConfig = field(default_factory=PipConfig)  # how a die's face crop is read
-    px_per_mm: float = 2.0  # resolution of the canonical top-down image
+    px_per_mm: float = 2.0  # resolution of the canonical top-down image (the points, the bar, finding dice and the cube)
+    detail_px_per_mm: float = 2.0  # resolution of the windows a die's pips and the cube's numeral are read on
     focal_per_width: float = 0.77  # focal length / image width when the image cannot tell: Camera Module 3, 66° across
     profile_length: float = 150.0  # mm sampled along each point from its base (half the depth: the opposite stack starts there)
     profile_step: float = 1.0  # mm between samples
@@ -134,6 +135,11 @@ class ReaderConfig:
     rim_search: tuple[float, float] = (7.5, 1.5)  # mm a checker may lie off its place, along the point and across it (players push them about)
     rim_share: float = 0.7  # of the ring's angles that must show the edge (the rest may touch a neighbour or a point's side)
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain
+
+    def detail(self) -> ReaderConfig:
+        """This configuration at the resolution dice and the cube are read at."""
+        return self if self.detail_px_per_mm == self.px_per_mm else replace(self, px_per_mm=self.detail_px_per_mm)
+
 
 
 @dataclass(frozen=True, slots=True)

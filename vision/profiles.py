@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -191,18 +191,22 @@ def light_field(cfg: ReaderConfig, canon: Image) -> NDArray[np.float32]:
         keep = (resid <= cut) & (level > 1.0)
     gx = ((np.arange(grey.shape[1]) + 0.5) / ppm - geo.width / 2) / geo.width
     gy = ((np.arange(grey.shape[0]) + 0.5) / ppm - geo.depth / 2) / geo.width
-    gx2, gy2 = np.meshgrid(gx, gy)
-    field = np.exp(_quadratic_terms(gx2, gy2) @ coef).astype(np.float32)
+    c0, cx, cy, cxx, cyy, cxy = coef  # the terms of _quadratic_terms, summed by broadcasting a row and a column
+    row, col = (c0 + cx * gx + cxx * gx * gx)[None, :], (cy * gy + cyy * gy * gy)[:, None]
+    field = np.exp((row + col + cxy * gy[:, None] * gx[None, :]).astype(np.float32))
     return cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def flatten_light(cfg: ReaderConfig, canon: Image, level: float, reference: NDArray[np.float32] | None = None) -> Image:
     """The canonical image with the lamp's falloff divided out, so bare wood reads ``level`` everywhere;
     with a ``reference`` (BGR of the frame at calibration), each channel is then scaled to match it."""
-    gain = np.clip(np.float32(level) / np.maximum(light_field(cfg, canon), 1.0), cfg.min_gain, cfg.max_gain)
+    gain = np.maximum(light_field(cfg, canon), np.float32(1.0))
+    np.divide(np.float32(level), gain, out=gain)
+    np.clip(gain, cfg.min_gain, cfg.max_gain, out=gain)
     tint = np.ones(3, np.float32)
-    if reference is not None:
-        now = np.median(frame_band(cfg, canon).astype(np.float32) * frame_band(cfg, gain), axis=0)
+    if reference is not None:  # the frame's median colour: every other pixel each way tells it as well
+        half = replace(cfg, px_per_mm=cfg.px_per_mm / 2)
+        now = np.median(frame_band(half, canon[::2, ::2]).astype(np.float32) * frame_band(half, gain[::2, ::2]), axis=0)
         tint = np.clip(np.asarray(reference, np.float32) / np.maximum(now, 1.0), cfg.min_gain, cfg.max_gain)
     gains = cv2.merge([gain * float(t) for t in tint])
     return cv2.multiply(canon, gains, dtype=cv2.CV_8U)

@@ -140,26 +140,37 @@ class StackReading:
 
 
 @lru_cache(maxsize=8)
-def _one_hot(table_id: int, shape: tuple[int, ...]) -> NDArray[np.float32]:
+def _runs(table_id: int, shape: tuple[int, ...]) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """The table's rows as runs of one class: (start index, end index) into the flattened (4 classes,
+    S + 1) prefix sums, and where each row's runs begin."""
     table = _TABLES[table_id]
     n, d, s = table.shape
-    onehot = np.zeros((n * d, 4, s), np.float32)
-    for c in range(4):
-        onehot[:, c, :] = (table.reshape(n * d, s) == c)
-    return onehot.reshape(n * d, 4 * s).T.copy()
+    rows = table.reshape(n * d, s)
+    starts, ends, first = [], [], []
+    for row in rows:
+        cut = np.flatnonzero(np.diff(row)) + 1
+        a = np.concatenate([[0], cut])
+        b = np.concatenate([cut, [s]])
+        first.append(sum(len(x) for x in starts))
+        starts.append(row[a] * (s + 1) + a)
+        ends.append(row[a] * (s + 1) + b)
+    return np.concatenate(starts), np.concatenate(ends), np.asarray(first, np.intp)
 
 
 _TABLES: dict[int, NDArray[np.int64]] = {}
 
 
 def _score(loglik: NDArray[np.float32], table: NDArray[np.int64], keep_shifts: bool = False) -> NDArray[np.float32]:
-    """loglik (..., 4 classes, S) and table (N, D, S) -> (..., N) best over shifts (one matrix product)."""
+    """loglik (..., 4 classes, S) and table (N, D, S) -> (..., N) best over shifts."""
     _TABLES.setdefault(id(table), table)
     n, d, s = table.shape
     lead = loglik.shape[:-2]
-    flat = np.ascontiguousarray(loglik.reshape(-1, 4 * s), np.float32)
-    # OpenCV's gemm, not numpy's BLAS: it keeps to cv2.setNumThreads and does not fight other processes for cores
-    scores = cv2.gemm(flat, _one_hot(id(table), table.shape), 1.0, None, 0.0)  # (..., N*D)
+    # a row of the table is a few runs of one class each: its score is a difference of prefix sums per run
+    prefix = np.zeros((*lead, 4, s + 1), np.float64)
+    np.cumsum(loglik, axis=-1, dtype=np.float64, out=prefix[..., 1:])
+    flat = prefix.reshape(-1, 4 * (s + 1))
+    starts, ends, first = _runs(id(table), table.shape)
+    scores = np.add.reduceat(flat[:, ends] - flat[:, starts], first, axis=1).astype(np.float32)  # (..., N*D)
     full = scores.reshape(*lead, n, d)
     return full if keep_shifts else full.max(axis=-1)
 
@@ -357,8 +368,8 @@ def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
     flat_x, flat_y = xs.reshape(-1, _RIM_ANGLES), ys.reshape(-1, _RIM_ANGLES)  # remap takes maps under 32767 a side
-    sx = cv2.remap(gx, flat_x, flat_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(xs.shape)
-    sy = cv2.remap(gy, flat_x, flat_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT).reshape(xs.shape)
+    sxy = cv2.remap(cv2.merge([gx, gy]), flat_x, flat_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    sx, sy = sxy[..., 0].reshape(xs.shape), sxy[..., 1].reshape(xs.shape)
     across = np.abs(sx * cos + sy * sin).max(axis=3)  # (24, 5, offsets, angles): the best radius per angle
     kth = int(round((1.0 - cfg.rim_share) * _RIM_ANGLES))
     strength = np.partition(across, kth, axis=-1)[..., kth].max(axis=2)  # (24, 5)
@@ -1082,12 +1093,13 @@ def on_long_frame(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
 
 
 def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, bands: list[OutlineBand],
-                      cube: dict[str, Any] | None) -> list[dict[str, Any]]:
+                      cube: dict[str, Any] | None, image: Image | None = None,
+                      detail: list[tuple[float, Maps]] | None = None) -> list[dict[str, Any]]:
     """Dice on the frame of a long side, read in the strips past the outline: a die there stands the frame's
     height over the board and is seen shifted outwards, cut by the canonical image's edge."""
     geo = cfg.geometry
     dice = []
-    for band in bands:
+    for b, band in enumerate(bands):
         for blob in band.blobs:
             if not blob.die_like(cfg):
                 continue
@@ -1100,7 +1112,11 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
             y = float(view.unproject(seen.centre, geo.frame_height + geo.die_edge)[1])
             if min(abs(y - geo.frame / 2), abs(y - (geo.depth - geo.frame / 2))) > geo.frame / 2 + cfg.frame_die_slack:
                 continue  # its base lies on neither long frame
-            die = read_die(cfg, cal, band.image, blob, view, at=seen.centre)
+            if image is not None and detail is not None and cfg.detail_px_per_mm != cfg.px_per_mm:
+                window, fine = detail_window(cfg, image, detail[b][1], blob)
+                die = read_die(cfg.detail(), cal, window, fine, view, at=seen.centre)
+            else:
+                die = read_die(cfg, cal, band.image, blob, view, at=seen.centre)
             if die["value"] is not None:  # past the outline lies the table: a light patch with no pips is no die
                 dice.append(die)
     return dice
@@ -1152,20 +1168,22 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
     board's outline is read whole; where the outline cuts the blob, the face is looked for on
     the patch, at the few likeliest places, and the one whose numeral matches best is kept.
     """
-    ppm = cfg.px_per_mm
+    fine = cfg.detail()  # the patch's resolution
+    ppm = fine.px_per_mm
     bx, by, bw, bh = cv2.boundingRect(blob.contour)
     whole = bx > 1 and by > 1 and bx + bw < bright.shape[1] - 1 and by + bh < bright.shape[0] - 1
     # a blob the outline cuts may hold only the cube's side: its face may lie up to an edge away
     half = cfg.geometry.cube_edge * (cfg.cube_patch if whole else cfg.cube_patch + 1.0)
-    maps = window_maps(cfg, cal, (blob.centre[0] - half, blob.centre[1] - half), (2 * half, 2 * half))
+    maps = window_maps(fine, cal, (blob.centre[0] - half, blob.centre[1] - half), (2 * half, 2 * half))
     patch = _remap_window(image, maps)
-    x0, y0 = blob.centre[0] * ppm - half * ppm, blob.centre[1] * ppm - half * ppm  # the patch's corner, canonical pixels
-    face = _face_mask(cfg, patch)
+    x0, y0 = blob.centre[0] * ppm - half * ppm, blob.centre[1] * ppm - half * ppm  # the patch's corner, canonical pixels at its resolution
+    face = _face_mask(fine, patch)
     if whole:
         cx, cy = _cube_centre(cfg, bright, blob)  # wholly on the canonical image: its light mask is the better guide
-        places = [(cx - x0, cy - y0)]
+        k = ppm / cfg.px_per_mm
+        places = [((cx + 0.5) * k - 0.5 - x0, (cy + 0.5) * k - 0.5 - y0)]
     else:  # cut by the board's outline: find the whole face on the patch
-        places = _square_centres(cfg, face, cfg.cube_face_tries)
+        places = _square_centres(fine, face, cfg.cube_face_tries)
         if (1 - cfg.cube_square_tolerance) * cfg.geometry.cube_edge <= blob.size[0] <= blob.size[1] <= (1 + cfg.cube_square_tolerance) * cfg.geometry.cube_edge:
             places.insert(0, (half * ppm, half * ppm))  # the blob is a whole face already (a strip's past the outline)
     h, w = image.shape[:2]
@@ -1176,7 +1194,7 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
         return {"value": None, "position": None, "confidence": 0.0, "xy_mm": [round(blob.centre[0], 1), round(blob.centre[1], 1)]}
     best, best_face, (px, py) = -1.0, None, places[0]
     for p in places:  # likeliest first; a numeral matched this well is not bettered at a less likely place
-        score, value = _read_numeral(cfg, patch, face, blob, p)
+        score, value = _read_numeral(fine, patch, face, blob, p)
         if score > best:
             best, best_face, (px, py) = score, value, p
         if best >= cfg.cube_stop:
@@ -1268,13 +1286,15 @@ def arm_over_board(cfg: ReaderConfig, cal: Calibration, lab: Image, near_white: 
     sides = [(slice(inset, f - inset), slice(0, w), 0), (slice(h - f + inset, h - inset), slice(0, w), 0),
              (slice(0, h), slice(inset, f - inset), 1), (slice(0, h), slice(w - f + inset, w - inset), 1)]
     bands = [lab[r, c].astype(np.float32) for r, c, _ in sides]
-    wood = np.concatenate([b[near_white[r, c] == 0] for b, (r, c, _) in zip(bands, sides)])
+    step = max(1, sum(b.shape[0] * b.shape[1] for b in bands) // 4000)  # some 4000 pixels tell the frame's colour
+    wood = np.concatenate([b.reshape(-1, 3)[::step][near_white[r, c].ravel()[::step] == 0] for b, (r, c, _) in zip(bands, sides)])
     if len(wood) == 0:
         return None
-    frame = np.median(wood[:: max(1, len(wood) // 4000)], axis=0)
+    frame = np.median(wood, axis=0)
     foreign = np.zeros((h, w), bool)
     for band, (r, c, _) in zip(bands, sides):
-        foreign[r, c] = (np.linalg.norm(band - frame, axis=-1) > cfg.arm_frame_distance) & (near_white[r, c] == 0)
+        off = band - frame
+        foreign[r, c] = (np.einsum("...k,...k->...", off, off) > cfg.arm_frame_distance ** 2) & (near_white[r, c] == 0)
     woods = [cal.classes[k] for k in ("field", "bar") if k in cal.classes]
     seeds = np.zeros((h, w), np.uint8)
     run = int(round(cfg.arm_min_width * ppm))
@@ -1327,9 +1347,11 @@ def check_frame(cfg: ReaderConfig, cal: Calibration, image: Image) -> None:
 
 
 def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | None = None,
-               bands: list[tuple[float, Maps]] | None = None) -> dict[str, Any]:
+               bands: list[tuple[float, Maps]] | None = None, detail: Maps | None = None,
+               detail_bands: list[tuple[float, Maps]] | None = None) -> dict[str, Any]:
     """One board-spec reading (plus confidences and ``occluded``) of a calibrated frame (``maps`` and ``bands``:
-    the canonical image's and the outline strips' warps, if already made)."""
+    the canonical image's and the outline strips' warps, if already made; ``detail`` and ``detail_bands``: the
+    same at the resolution dice are read at)."""
     check_frame(cfg, cal, image)
     maps = warp_maps(cfg, cal) if maps is None else maps
     raw = to_canonical(image, maps)
@@ -1361,7 +1383,10 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
         )
     strips = outline_bands(cfg, cal, image, bands)
     cube = find_cube(cfg, cal, image, lab, bright, blobs, strips)
-    return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube), cube)
+    if cfg.detail_px_per_mm != cfg.px_per_mm:
+        detail = warp_maps(cfg.detail(), cal) if detail is None else detail
+        detail_bands = band_maps(cfg.detail(), cal) if detail_bands is None else detail_bands
+    return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube, image, detail, detail_bands), cube)
 
 
 def find_cube(cfg: ReaderConfig, cal: Calibration, image: Image, lab: Image, bright: NDArray[np.uint8],
@@ -1382,12 +1407,15 @@ def find_cube(cfg: ReaderConfig, cal: Calibration, image: Image, lab: Image, bri
 
 
 def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, blobs: list[WhiteBlob],
-              strips: list[OutlineBand], cube: dict[str, Any] | None) -> list[dict[str, Any]]:
+              strips: list[OutlineBand], cube: dict[str, Any] | None, image: Image | None = None,
+              detail: Maps | None = None, detail_bands: list[tuple[float, Maps]] | None = None) -> list[dict[str, Any]]:
     """Every die-like light blob that is not the cube, read; those on a long side's frame in the strips past
     the outline, where they are seen whole (the canonical image cuts them). A blob that is no clean square
     (``unread_min_fill``) counts as a die only if its pips are read surely (``unclean_min_confidence``): a
     square die nobody can read is still reported, so the referee can ask for a look, but bright arcs on a
-    copper rim, with dark gaps that may pass for pips, are not."""
+    copper rim, with dark gaps that may pass for pips, are not. Pips are read at ``detail_px_per_mm``, on
+    windows of the camera ``image`` that ``detail`` (the canonical image's warp at that resolution) covers
+    around each die, when that is finer than the canonical image."""
     geo = cfg.geometry
     dice = []
     for blob in blobs:
@@ -1397,11 +1425,32 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
             continue
         if not face_marked(cfg, raw, blob):
             continue  # a lamp's glare on the varnish: light and square enough, but no pip on it
-        die = read_die(cfg, cal, raw, blob, view)
+        if image is not None and detail is not None and cfg.detail_px_per_mm != cfg.px_per_mm:
+            window, seen = detail_window(cfg, image, detail, blob)
+            die = read_die(cfg.detail(), cal, window, seen, view)
+        else:
+            die = read_die(cfg, cal, raw, blob, view)
         if blob.fill < cfg.unread_min_fill and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
             continue  # no clean square and no sure pips: a copper rim's highlight, not a die
         dice.append(die)
-    return dice + dice_past_outline(cfg, cal, view, strips, cube)
+    return dice + dice_past_outline(cfg, cal, view, strips, cube, image, detail_bands)
+
+
+def detail_window(cfg: ReaderConfig, image: Image, maps: Maps, blob: WhiteBlob) -> tuple[Image, WhiteBlob]:
+    """A die's light blob (pixels at ``px_per_mm``) seen at ``detail_px_per_mm``: the window around it of the
+    camera ``image`` warped by ``maps`` (the same view's warp at that resolution), wide enough for its side
+    faces, and the blob in the window's pixels."""
+    k = cfg.detail_px_per_mm / cfg.px_per_mm
+    x, y, w, h = cv2.boundingRect((blob.grown or blob).contour)
+    margin = (cfg.side_face_reach + cfg.side_face_beyond + cfg.geometry.die_edge / 2) * cfg.detail_px_per_mm
+    rows, cols = maps[0].shape
+    x0, y0 = max(0, int(x * k - margin)), max(0, int(y * k - margin))
+    x1, y1 = min(cols, int((x + w) * k + margin) + 1), min(rows, int((y + h) * k + margin) + 1)
+    window = _remap_window(image, (maps[0][y0:y1, x0:x1], maps[1][y0:y1, x0:x1]))
+
+    def moved(b: WhiteBlob) -> WhiteBlob:  # pixel centres: (i + 0.5) / ppm mm at either resolution
+        return replace(b, contour=np.round((b.contour + 0.5) * k - 0.5 - np.array([x0, y0])).astype(np.int32))
+    return window, replace(moved(blob), grown=None if blob.grown is None else moved(blob.grown))
 
 
 def face_marked(cfg: ReaderConfig, raw: Image, blob: WhiteBlob) -> bool:
@@ -1456,6 +1505,9 @@ class BoardReader:
         self.cal = cal
         self.maps = warp_maps(self.cfg, cal)
         self.bands = band_maps(self.cfg, cal)
+        fine = self.cfg.detail()
+        self.detail = self.maps if fine is self.cfg else warp_maps(fine, cal)
+        self.detail_bands = self.bands if fine is self.cfg else band_maps(fine, cal)
 
     def __call__(self, image: Image) -> dict[str, Any]:
-        return read_board(self.cfg, self.cal, image, self.maps, self.bands)
+        return read_board(self.cfg, self.cal, image, self.maps, self.bands, self.detail, self.detail_bands)
