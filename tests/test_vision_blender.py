@@ -235,7 +235,7 @@ def test_rims_outweigh_a_borrowed_look_at_a_bare_corner_point() -> None:
     reader, unweighed = BoardReader(cal), BoardReader(cal, replace(ReaderConfig(), rim_borrowed_gain=1.0))
     for frame in ("frame04.jpg", "frame07.jpg"):
         image, want = read_image(folder / frame), truth[frame]["reading"]
-        assert want["points"][0] == 0 and unweighed(image)["points"][0] == -1  # the miss this fixture keeps
+        assert want["points"][0] == 0 and unweighed(image)["points"][0] < 0  # the miss this fixture keeps: light checkers there
         reading = reader(image)
         assert reading["points"] == want["points"] and reading["bar"] == want["bar"]
 

@@ -146,7 +146,8 @@ def test_a_highlight_bridged_to_a_die_does_not_hide_it() -> None:
     mask = np.zeros((200, 200), np.uint8)
     side = int(round(16 * ppm))
     mask[60:60 + side, 60:60 + side] = 1  # the die's face
-    mask[60 + side - 4:60 + side + 10, 60 + side - 4:60 + side + 10] = 1  # a 7 mm lump of highlight at its corner
+    a, b = int(round(2 * ppm)), int(round(5 * ppm))
+    mask[60 + side - a:60 + side + b, 60 + side - a:60 + side + b] = 1  # a 7 mm lump of highlight at its corner
     blobs = white_blobs(cfg, None, lab, mask)  # type: ignore[arg-type]
     assert len(blobs) == 1 and blobs[0].die_like(cfg)
     assert abs(blobs[0].size[1] - 16) < 2.5

@@ -385,6 +385,10 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
     """
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
         raise BoardNotFoundError("not a colour image of a usable size")
+    # learnt at the finer resolution dice are read at: it is done once, and what it learns (colours, the
+    # frame's tint, the points' bare look) is in mm and Lab, the same for a reader at any resolution; the
+    # start position is read back as the reader will read
+    reader, cfg = cfg.reader, replace(cfg, reader=cfg.reader.detail())
     geo = cfg.reader.geometry
     failure: BoardNotFoundError | StartPositionNotFoundError | None = None
     nearly: Calibration | None = None
@@ -412,7 +416,7 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
         wide = (refit_on_start(cfg, image, lens, hom, cfg.wide_refit_searches) for lens, hom in fits[1:2] if cfg.wide_refit_searches)
         for lens, hom in itertools.chain(tries, wide):
             try:
-                cal, exact = _calibrate_on(cfg, image, lens, hom)
+                cal, exact = _calibrate_on(cfg, image, lens, hom, reader)
             except (StartPositionNotFoundError, BoardNotFoundError) as exc:  # this fit is wrong; the next may not be
                 if failure is None or (isinstance(failure, BoardNotFoundError) and not fallback):
                     failure = exc  # a fallback's failure is not reported: with no board in view, "no board" says more
@@ -440,9 +444,11 @@ def _board_fits(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float6
     return [(lens, refine_homography(cfg.finder, image, lens, hom, geo)[0])]
 
 
-def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64]) -> tuple[Calibration, bool]:
-    """Learn the set from the start position seen through one fit of the board, and check it: the
-    calibration, and whether it read back as the start position exactly (else only nearly, see below)."""
+def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64],
+                  reader: ReaderConfig | None = None) -> tuple[Calibration, bool]:
+    """Learn the set from the start position seen through one fit of the board, and check it with ``reader``
+    (``cfg.reader`` by default): the calibration, and whether it read back as the start position exactly
+    (else only nearly, see below)."""
     from vision.read import read_board  # the check reads the image back
 
     geo, rcfg = cfg.reader.geometry, cfg.reader
@@ -459,6 +465,8 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     cal = Calibration((w, h), lens, hom, layout, classes, leather, ref, wood_l, background)  # type: ignore[arg-type]
     # read back strictly: a point explained badly, even alone, says the fit is off; by colour alone, since
     # the rims are looked for a little off their places and would pass a fit that is off ...
+    if reader is not None and reader != rcfg:
+        rcfg, maps = reader, canonical_maps(lens, hom, geo, reader.px_per_mm)
     rcfg = replace(rcfg, rim_weight=0.0)
     reading = read_board(replace(rcfg, lone_min_fit=rcfg.min_mean_fit), cal, image, maps=maps)
     if _reads_as_start(reading):
@@ -484,7 +492,7 @@ def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) ->
     """
     from vision.read import normalise_light, read_board
 
-    rcfg, geo = cfg.reader, cfg.reader.geometry
+    rcfg, geo = cfg.reader.detail(), cfg.reader.geometry  # at the finer resolution, as calibrate() learns
     if empty is None or empty.ndim != 3 or (empty.shape[1], empty.shape[0]) != tuple(cal.image_size):
         size = "no image" if empty is None else f"{empty.shape[1]}x{empty.shape[0]}"
         raise CalibrationError(f"the empty-board image is {size}, the start position's {cal.image_size[0]}x{cal.image_size[1]}: "

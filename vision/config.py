@@ -15,7 +15,7 @@ class ReaderConfig:
 
     geometry: BoardGeometry = field(default_factory=BoardGeometry)
     pips: PipConfig = field(default_factory=PipConfig)  # how a die's face crop is read
-    px_per_mm: float = 2.0  # resolution of the canonical top-down image (the points, the bar, finding dice and the cube)
+    px_per_mm: float = 1.0  # resolution of the canonical top-down image (the points, the bar, finding dice and the cube)
     detail_px_per_mm: float = 2.0  # resolution of the windows a die's pips and the cube's numeral are read on
     focal_per_width: float = 0.77  # focal length / image width when the image cannot tell: Camera Module 3, 66° across
     profile_length: float = 150.0  # mm sampled along each point from its base (half the depth: the opposite stack starts there)
@@ -34,7 +34,7 @@ class ReaderConfig:
     occluded_fraction: float = 0.25  # a point with more foreign samples is occluded
     arm_min_width: float = 35.0  # mm along the frame: a crossing this wide is an arm, not a die or the cube
     arm_frame_distance: float = 30.0  # Lab distance from the frame's wood that is not the frame
-    arm_across_share: float = 0.8  # of the frame band's width that must be crossed
+    arm_across_share: float = 0.9  # of the frame band's width (its strips that look like the frame along the side) that must be crossed
     arm_wood_loglik: float = -9.0  # a crossing this likely under the field's or the bar's wood is a shadow, not an arm
     arm_colour_distance: float = 22.0  # Lab distance from the arm's colour where it crosses that is still the arm
     arm_point_share: float = 0.1  # a point with this share of its samples under the arm is covered
@@ -130,7 +130,8 @@ class ReaderConfig:
     # place's missing ring counts this many times: a corner's shade the borrowed look lacks must not read as a light checker on orange
     rim_vouch: float = 0.8  # rim evidence, place by place, that vouches for a point's count a poor colour fit would cover (0: off)
     rim_vouch_rings: int = 5  # rings the rims must surely see on the board before they vouch for an empty point
-    rim_edge: tuple[float, float] = (3.0, 6.0)  # ring strength (Lab L per pixel, see rim_evidence) that says empty ... filled
+    rim_edge: tuple[float, float] = (5.0, 9.0)  # ring strength (Lab L per mm, see rim_evidence) that says empty ... filled (at 1 px/mm: a finer image sees the edges sharper)
+    rim_blur: float = 0.5  # mm: the lightness is smoothed this much before its edges are taken
     rim_radii: tuple[float, float] = (-2.5, 0.5)  # mm about the checker's radius where its rim's edges are looked for
     rim_search: tuple[float, float] = (7.5, 1.5)  # mm a checker may lie off its place, along the point and across it (players push them about)
     rim_share: float = 0.7  # of the ring's angles that must show the edge (the rest may touch a neighbour or a point's side)

@@ -200,6 +200,11 @@ def light_field(cfg: ReaderConfig, canon: Image) -> NDArray[np.float32]:
 def flatten_light(cfg: ReaderConfig, canon: Image, level: float, reference: NDArray[np.float32] | None = None) -> Image:
     """The canonical image with the lamp's falloff divided out, so bare wood reads ``level`` everywhere;
     with a ``reference`` (BGR of the frame at calibration), each channel is then scaled to match it."""
+    return cv2.multiply(canon, light_gains(cfg, canon, level, reference), dtype=cv2.CV_8U)
+
+
+def light_gains(cfg: ReaderConfig, canon: Image, level: float, reference: NDArray[np.float32] | None = None) -> NDArray[np.float32]:
+    """The (H, W, 3) gains :func:`flatten_light` multiplies the canonical image by."""
     gain = np.maximum(light_field(cfg, canon), np.float32(1.0))
     np.divide(np.float32(level), gain, out=gain)
     np.clip(gain, cfg.min_gain, cfg.max_gain, out=gain)
@@ -208,5 +213,4 @@ def flatten_light(cfg: ReaderConfig, canon: Image, level: float, reference: NDAr
         half = replace(cfg, px_per_mm=cfg.px_per_mm / 2)
         now = np.median(frame_band(half, canon[::2, ::2]).astype(np.float32) * frame_band(half, gain[::2, ::2]), axis=0)
         tint = np.clip(np.asarray(reference, np.float32) / np.maximum(now, 1.0), cfg.min_gain, cfg.max_gain)
-    gains = cv2.merge([gain * float(t) for t in tint])
-    return cv2.multiply(canon, gains, dtype=cv2.CV_8U)
+    return cv2.merge([gain * float(t) for t in tint])

@@ -33,6 +33,7 @@ from vision.profiles import (
     ColourClass,
     flatten_light,
     lab8_image,
+    light_gains,
     sample_mask,
     sample_profiles,
 )
@@ -364,9 +365,10 @@ def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint
     place within ``rim_search``. A point's straight sides cross a ring at a few angles only. Places where
     ``hidden`` (dice, the cube, an arm) meets the ring say nothing (0)."""
     xs, ys, cos, sin = _rim_grid(cfg, cal.layout)
-    smooth = cv2.GaussianBlur(lightness.astype(np.float32), (0, 0), 1.0)
-    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
-    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    ppm = cfg.px_per_mm
+    smooth = cv2.GaussianBlur(lightness.astype(np.float32), (0, 0), cfg.rim_blur * ppm)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3, scale=0.125 * ppm)  # Lab L per mm, whatever the resolution
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3, scale=0.125 * ppm)
     flat_x, flat_y = xs.reshape(-1, _RIM_ANGLES), ys.reshape(-1, _RIM_ANGLES)  # remap takes maps under 32767 a side
     sxy = cv2.remap(cv2.merge([gx, gy]), flat_x, flat_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     sx, sy = sxy[..., 0].reshape(xs.shape), sxy[..., 1].reshape(xs.shape)
@@ -561,15 +563,17 @@ def local_background(cfg: ReaderConfig, lightness: Image) -> NDArray[np.float32]
     return cv2.resize(bg, (lightness.shape[1], lightness.shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
-def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = False) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
+def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = False,
+               base: NDArray[np.float32] | None = None) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
     """Pixels as light and grey as a die, or as likely as the cube's learned colour.
 
     With ``cream``, off the playing surface the test is looser: the cube's ivory turns
     cream under a warm lamp at the board's edge, and calibration often saw it clipped to
     white. (Copper highlights on the bar pass that test too, so it is the second look.)
-    Returns the mask and the lightness it was judged against.
+    Returns the mask and the lightness it was judged against (``base``, if given: a window's share of the
+    whole image's).
     """
-    base = np.maximum(local_background(cfg, lab[..., 0]), cal.wood_lightness)
+    base = np.maximum(local_background(cfg, lab[..., 0]), cal.wood_lightness) if base is None else base
     light = lab[..., 0] > base + cfg.white_min_lightness * cfg.ivory_lightness_share
     chroma_l1 = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
     grey = chroma_l1 < cfg.white_max_chroma * cfg.ivory_chroma_share
@@ -1113,7 +1117,7 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
             if min(abs(y - geo.frame / 2), abs(y - (geo.depth - geo.frame / 2))) > geo.frame / 2 + cfg.frame_die_slack:
                 continue  # its base lies on neither long frame
             if image is not None and detail is not None and cfg.detail_px_per_mm != cfg.px_per_mm:
-                window, fine = detail_window(cfg, image, detail[b][1], blob)
+                window, fine, _ = detail_window(cfg, image, detail[b][1], blob)
                 die = read_die(cfg.detail(), cal, window, fine, view, at=seen.centre)
             else:
                 die = read_die(cfg, cal, band.image, blob, view, at=seen.centre)
@@ -1161,12 +1165,14 @@ def _face_turn(cfg: ReaderConfig, face: NDArray[np.uint8], centre: tuple[float, 
     return (angle + 45.0) % 90.0 - 45.0
 
 
-def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob, bright: NDArray[np.uint8]) -> dict[str, Any]:
+def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob, bright: NDArray[np.uint8],
+              detail: Maps | None = None) -> dict[str, Any]:
     """The cube's face value by matching numeral templates, turned as the cube's outline is.
 
     Read on a patch of the camera image around the blob, so a cube whose top overhangs the
     board's outline is read whole; where the outline cuts the blob, the face is looked for on
-    the patch, at the few likeliest places, and the one whose numeral matches best is kept.
+    the patch, at the few likeliest places, and the one whose numeral matches best is kept. The patch is
+    cut from ``detail`` (the canonical image's warp at ``detail_px_per_mm``) where that covers it.
     """
     fine = cfg.detail()  # the patch's resolution
     ppm = fine.px_per_mm
@@ -1174,9 +1180,13 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
     whole = bx > 1 and by > 1 and bx + bw < bright.shape[1] - 1 and by + bh < bright.shape[0] - 1
     # a blob the outline cuts may hold only the cube's side: its face may lie up to an edge away
     half = cfg.geometry.cube_edge * (cfg.cube_patch if whole else cfg.cube_patch + 1.0)
-    maps = window_maps(fine, cal, (blob.centre[0] - half, blob.centre[1] - half), (2 * half, 2 * half))
+    # the patch's corner and side in canonical pixels at its resolution
+    x0, y0, n = int(round((blob.centre[0] - half) * ppm)), int(round((blob.centre[1] - half) * ppm)), int(round(2 * half * ppm))
+    if detail is not None and x0 >= 0 and y0 >= 0 and x0 + n <= detail[0].shape[1] and y0 + n <= detail[0].shape[0]:
+        maps = (detail[0][y0:y0 + n, x0:x0 + n], detail[1][y0:y0 + n, x0:x0 + n])
+    else:
+        maps = window_maps(fine, cal, (x0 / ppm, y0 / ppm), (n / ppm, n / ppm))
     patch = _remap_window(image, maps)
-    x0, y0 = blob.centre[0] * ppm - half * ppm, blob.centre[1] * ppm - half * ppm  # the patch's corner, canonical pixels at its resolution
     face = _face_mask(fine, patch)
     if whole:
         cx, cy = _cube_centre(cfg, bright, blob)  # wholly on the canonical image: its light mask is the better guide
@@ -1298,8 +1308,14 @@ def arm_over_board(cfg: ReaderConfig, cal: Calibration, lab: Image, near_white: 
     woods = [cal.classes[k] for k in ("field", "bar") if k in cal.classes]
     seeds = np.zeros((h, w), np.uint8)
     run = int(round(cfg.arm_min_width * ppm))
-    for rows, cols, across in sides:
-        crossed = (foreign[rows, cols].mean(axis=across) >= cfg.arm_across_share).astype(np.uint8).reshape(1, -1)
+    for band, (rows, cols, across) in zip(bands, sides):
+        # a strip of the band unlike the frame all along the side is no frame: its inner wall in shade, which a
+        # tilted camera sees on the side away from it. Only the frame's own strips tell a crossing.
+        look = np.median(band[:, ::4] if across == 0 else band[::4], axis=1 - across)  # (across, 3)
+        own = np.linalg.norm(look - frame, axis=-1) <= cfg.arm_frame_distance
+        strips = own if own.sum() >= 2 else np.ones_like(own)
+        share = foreign[rows, cols][strips, :].mean(axis=0) if across == 0 else foreign[rows, cols][:, strips].mean(axis=1)
+        crossed = (share >= cfg.arm_across_share).astype(np.uint8).reshape(1, -1)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(crossed)
         for i in range(1, n):
             if stats[i, cv2.CC_STAT_WIDTH] < run:
@@ -1338,6 +1354,11 @@ def normalise_light(cfg: ReaderConfig, cal: Calibration, canon: Image) -> Image:
     return flatten_light(cfg, canon, cfg.wood_level, np.asarray(cal.frame_reference, np.float32))
 
 
+def normalise_gains(cfg: ReaderConfig, cal: Calibration, canon: Image) -> NDArray[np.float32]:
+    """The (H, W, 3) gains :func:`normalise_light` multiplies the frame by."""
+    return light_gains(cfg, canon, cfg.wood_level, np.asarray(cal.frame_reference, np.float32))
+
+
 def check_frame(cfg: ReaderConfig, cal: Calibration, image: Image) -> None:
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise BoardNotFoundError("not a colour image")
@@ -1355,7 +1376,8 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     check_frame(cfg, cal, image)
     maps = warp_maps(cfg, cal) if maps is None else maps
     raw = to_canonical(image, maps)
-    canon = normalise_light(cfg, cal, raw)
+    gains = normalise_gains(cfg, cal, raw)
+    canon = cv2.multiply(raw, gains, dtype=cv2.CV_8U)
     lab = lab8_image(canon)
     prof = sample_profiles(cfg, lab, cal.layout)
     bright, base = white_mask(cfg, cal, lab)
@@ -1382,40 +1404,52 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
             f"{100 * hidden:.0f}% of the points hidden)"
         )
     strips = outline_bands(cfg, cal, image, bands)
-    cube = find_cube(cfg, cal, image, lab, bright, blobs, strips)
     if cfg.detail_px_per_mm != cfg.px_per_mm:
         detail = warp_maps(cfg.detail(), cal) if detail is None else detail
         detail_bands = band_maps(cfg.detail(), cal) if detail_bands is None else detail_bands
-    return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube, image, detail, detail_bands), cube)
+    else:
+        detail, detail_bands = maps, bands
+    cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail)
+    fine = None if cfg.detail_px_per_mm == cfg.px_per_mm else FineLook(image, detail, detail_bands, gains, base)
+    return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube, fine), cube)
 
 
 def find_cube(cfg: ReaderConfig, cal: Calibration, image: Image, lab: Image, bright: NDArray[np.uint8],
-              blobs: list[WhiteBlob], strips: list[OutlineBand]) -> dict[str, Any] | None:
+              blobs: list[WhiteBlob], strips: list[OutlineBand], detail: Maps | None = None) -> dict[str, Any] | None:
     """The cube: of the light blobs off the playing surface (bar and frame), the one whose numeral matches
     best; when none matches surely, also of those the looser test of the cube's colour finds there (its
     ivory turns cream under a warm lamp) and of those in the strips past the outline (a cube on the frame
     is seen shifted outwards)."""
     geo = cfg.geometry
-    found = [read_cube(cfg, cal, image, b, bright) for b in blobs if half_of(geo, cal.layout, b.centre) == "off"]
+    found = [read_cube(cfg, cal, image, b, bright, detail) for b in blobs if half_of(geo, cal.layout, b.centre) == "off"]
     if max((c["confidence"] for c in found), default=0.0) < cfg.cube_sure:
         cream, _ = white_mask(cfg, cal, lab, cream=True)
-        found += [read_cube(cfg, cal, image, b, cream) for b in white_blobs(cfg, cal, lab, cream) if half_of(geo, cal.layout, b.centre) == "off"]
+        found += [read_cube(cfg, cal, image, b, cream, detail) for b in white_blobs(cfg, cal, lab, cream) if half_of(geo, cal.layout, b.centre) == "off"]
         past = cube_past_outline(cfg, cal, image, cream, strips)
         found += [past] if past is not None else []
     found = [c for c in found if c["confidence"] >= cfg.cube_min_score]
     return max(found, key=lambda c: c["confidence"]) if found else None
 
 
+class FineLook(NamedTuple):
+    """What reading dice at ``detail_px_per_mm`` needs of a frame: the camera image, the canonical image's and
+    the outline strips' warps at that resolution, and the canonical image's light gains and local background."""
+
+    image: Image
+    maps: Maps
+    bands: list[tuple[float, Maps]]
+    gains: NDArray[np.float32]
+    base: NDArray[np.float32]
+
+
 def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, blobs: list[WhiteBlob],
-              strips: list[OutlineBand], cube: dict[str, Any] | None, image: Image | None = None,
-              detail: Maps | None = None, detail_bands: list[tuple[float, Maps]] | None = None) -> list[dict[str, Any]]:
+              strips: list[OutlineBand], cube: dict[str, Any] | None, fine: FineLook | None = None) -> list[dict[str, Any]]:
     """Every die-like light blob that is not the cube, read; those on a long side's frame in the strips past
     the outline, where they are seen whole (the canonical image cuts them). A blob that is no clean square
     (``unread_min_fill``) counts as a die only if its pips are read surely (``unclean_min_confidence``): a
     square die nobody can read is still reported, so the referee can ask for a look, but bright arcs on a
-    copper rim, with dark gaps that may pass for pips, are not. Pips are read at ``detail_px_per_mm``, on
-    windows of the camera ``image`` that ``detail`` (the canonical image's warp at that resolution) covers
-    around each die, when that is finer than the canonical image."""
+    copper rim, with dark gaps that may pass for pips, are not. With a ``fine`` look, each die is found again
+    and read at ``detail_px_per_mm`` (see :func:`die_in_detail`)."""
     geo = cfg.geometry
     dice = []
     for blob in blobs:
@@ -1425,21 +1459,21 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
             continue
         if not face_marked(cfg, raw, blob):
             continue  # a lamp's glare on the varnish: light and square enough, but no pip on it
-        if image is not None and detail is not None and cfg.detail_px_per_mm != cfg.px_per_mm:
-            window, seen = detail_window(cfg, image, detail, blob)
+        if fine is not None:
+            window, seen = die_in_detail(cfg, cal, fine, blob)
             die = read_die(cfg.detail(), cal, window, seen, view)
         else:
             die = read_die(cfg, cal, raw, blob, view)
         if blob.fill < cfg.unread_min_fill and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
             continue  # no clean square and no sure pips: a copper rim's highlight, not a die
         dice.append(die)
-    return dice + dice_past_outline(cfg, cal, view, strips, cube, image, detail_bands)
+    return dice + dice_past_outline(cfg, cal, view, strips, cube, None if fine is None else fine.image, None if fine is None else fine.bands)
 
 
-def detail_window(cfg: ReaderConfig, image: Image, maps: Maps, blob: WhiteBlob) -> tuple[Image, WhiteBlob]:
+def detail_window(cfg: ReaderConfig, image: Image, maps: Maps, blob: WhiteBlob) -> tuple[Image, WhiteBlob, tuple[int, int]]:
     """A die's light blob (pixels at ``px_per_mm``) seen at ``detail_px_per_mm``: the window around it of the
     camera ``image`` warped by ``maps`` (the same view's warp at that resolution), wide enough for its side
-    faces, and the blob in the window's pixels."""
+    faces, the blob scaled to the window's pixels, and the window's corner in the warp's pixels."""
     k = cfg.detail_px_per_mm / cfg.px_per_mm
     x, y, w, h = cv2.boundingRect((blob.grown or blob).contour)
     margin = (cfg.side_face_reach + cfg.side_face_beyond + cfg.geometry.die_edge / 2) * cfg.detail_px_per_mm
@@ -1450,7 +1484,35 @@ def detail_window(cfg: ReaderConfig, image: Image, maps: Maps, blob: WhiteBlob) 
 
     def moved(b: WhiteBlob) -> WhiteBlob:  # pixel centres: (i + 0.5) / ppm mm at either resolution
         return replace(b, contour=np.round((b.contour + 0.5) * k - 0.5 - np.array([x0, y0])).astype(np.int32))
-    return window, replace(moved(blob), grown=None if blob.grown is None else moved(blob.grown))
+    return window, replace(moved(blob), grown=None if blob.grown is None else moved(blob.grown)), (x0, y0)
+
+
+def die_in_detail(cfg: ReaderConfig, cal: Calibration, fine: FineLook, blob: WhiteBlob) -> tuple[Image, WhiteBlob]:
+    """A die's light blob on the canonical image found again at ``detail_px_per_mm``: on its window of the
+    camera image (see :func:`detail_window`), lit as the canonical image is, the white test, the blob and its
+    footprint are redone, so its outline (which tells a cocked die) is as fine as its pips. Returns the window
+    and the blob in its pixels (centre in canonical mm); the coarse blob scaled when the finer look finds none
+    there."""
+    detail = cfg.detail()
+    window, scaled, (x0, y0) = detail_window(cfg, fine.image, fine.maps, blob)
+    k = detail.px_per_mm / cfg.px_per_mm
+    h, w = window.shape[:2]
+    xs = ((np.arange(w, dtype=np.float32) + x0 + 0.5) / k - 0.5)[None, :].repeat(h, 0)
+    ys = ((np.arange(h, dtype=np.float32) + y0 + 0.5) / k - 0.5)[:, None].repeat(w, 1)
+    gains = cv2.remap(fine.gains, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    base = cv2.remap(fine.base, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lab = lab8_image(cv2.multiply(window, gains, dtype=cv2.CV_8U))
+    bright, _ = white_mask(detail, cal, lab, base=base)
+    origin = np.array([x0, y0]) / detail.px_per_mm  # the window's corner, canonical mm
+    near = [(float(np.hypot(*(np.asarray(b.centre) + origin - blob.centre))), b) for b in white_blobs(detail, cal, lab, bright)]
+    near = [(d, b) for d, b in near if d < cfg.geometry.die_edge / 2 and b.die_like(detail)]
+    if not near:
+        return window, scaled
+    found = die_footprint(detail, lab, base, min(near, key=lambda t: t[0])[1])
+
+    def placed(b: WhiteBlob) -> WhiteBlob:
+        return replace(b, centre=(b.centre[0] + origin[0], b.centre[1] + origin[1]))
+    return window, replace(placed(found), grown=None if found.grown is None else placed(found.grown))
 
 
 def face_marked(cfg: ReaderConfig, raw: Image, blob: WhiteBlob) -> bool:
