@@ -31,7 +31,6 @@ from vision.pips import read_pips
 from vision.pose import Viewpoint, viewpoint
 from vision.profiles import (
     ColourClass,
-    flatten_light,
     lab8_image,
     light_gains,
     sample_mask,
@@ -147,15 +146,15 @@ def _runs(table_id: int, shape: tuple[int, ...]) -> tuple[NDArray[np.intp], NDAr
     table = _TABLES[table_id]
     n, d, s = table.shape
     rows = table.reshape(n * d, s)
-    starts, ends, first = [], [], []
+    starts, ends, first = [], [], [0]
     for row in rows:
         cut = np.flatnonzero(np.diff(row)) + 1
         a = np.concatenate([[0], cut])
         b = np.concatenate([cut, [s]])
-        first.append(sum(len(x) for x in starts))
         starts.append(row[a] * (s + 1) + a)
         ends.append(row[a] * (s + 1) + b)
-    return np.concatenate(starts), np.concatenate(ends), np.asarray(first, np.intp)
+        first.append(first[-1] + len(a))
+    return np.concatenate(starts), np.concatenate(ends), np.asarray(first[:-1], np.intp)
 
 
 _TABLES: dict[int, NDArray[np.int64]] = {}
@@ -1097,10 +1096,10 @@ def on_long_frame(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
 
 
 def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, bands: list[OutlineBand],
-                      cube: dict[str, Any] | None, image: Image | None = None,
-                      detail: list[tuple[float, Maps]] | None = None) -> list[dict[str, Any]]:
+                      cube: dict[str, Any] | None, fine: FineLook | None = None) -> list[dict[str, Any]]:
     """Dice on the frame of a long side, read in the strips past the outline: a die there stands the frame's
-    height over the board and is seen shifted outwards, cut by the canonical image's edge."""
+    height over the board and is seen shifted outwards, cut by the canonical image's edge. With a ``fine``
+    look, their pips are read at ``detail_px_per_mm``."""
     geo = cfg.geometry
     dice = []
     for b, band in enumerate(bands):
@@ -1116,9 +1115,9 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
             y = float(view.unproject(seen.centre, geo.frame_height + geo.die_edge)[1])
             if min(abs(y - geo.frame / 2), abs(y - (geo.depth - geo.frame / 2))) > geo.frame / 2 + cfg.frame_die_slack:
                 continue  # its base lies on neither long frame
-            if image is not None and detail is not None and cfg.detail_px_per_mm != cfg.px_per_mm:
-                window, fine, _ = detail_window(cfg, image, detail[b][1], blob)
-                die = read_die(cfg.detail(), cal, window, fine, view, at=seen.centre)
+            if fine is not None:
+                window, scaled, _ = detail_window(cfg, fine, blob, (0.0, band.y0), None if fine.bands is None else fine.bands[b][1])
+                die = read_die(fine.cfg, cal, window, scaled, view, at=seen.centre)
             else:
                 die = read_die(cfg, cal, band.image, blob, view, at=seen.centre)
             if die["value"] is not None:  # past the outline lies the table: a light patch with no pips is no die
@@ -1351,7 +1350,7 @@ def camera_view(cfg: ReaderConfig, cal: Calibration) -> Viewpoint:
 def normalise_light(cfg: ReaderConfig, cal: Calibration, canon: Image) -> Image:
     """The frame as the lamp meter: its falloff divided out, then each channel scaled so the wood
     has its colour at calibration."""
-    return flatten_light(cfg, canon, cfg.wood_level, np.asarray(cal.frame_reference, np.float32))
+    return cv2.multiply(canon, normalise_gains(cfg, cal, canon), dtype=cv2.CV_8U)
 
 
 def normalise_gains(cfg: ReaderConfig, cal: Calibration, canon: Image) -> NDArray[np.float32]:
@@ -1372,7 +1371,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
                detail_bands: list[tuple[float, Maps]] | None = None) -> dict[str, Any]:
     """One board-spec reading (plus confidences and ``occluded``) of a calibrated frame (``maps`` and ``bands``:
     the canonical image's and the outline strips' warps, if already made; ``detail`` and ``detail_bands``: the
-    same at the resolution dice are read at)."""
+    same at the resolution dice are read at, if made: else each die's and the cube's window is warped alone)."""
     check_frame(cfg, cal, image)
     maps = warp_maps(cfg, cal) if maps is None else maps
     raw = to_canonical(image, maps)
@@ -1404,13 +1403,9 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
             f"{100 * hidden:.0f}% of the points hidden)"
         )
     strips = outline_bands(cfg, cal, image, bands)
-    if cfg.detail_px_per_mm != cfg.px_per_mm:
-        detail = warp_maps(cfg.detail(), cal) if detail is None else detail
-        detail_bands = band_maps(cfg.detail(), cal) if detail_bands is None else detail_bands
-    else:
-        detail, detail_bands = maps, bands
-    cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail)
-    fine = None if cfg.detail_px_per_mm == cfg.px_per_mm else FineLook(image, detail, detail_bands, gains, base)
+    same = cfg.detail_px_per_mm == cfg.px_per_mm
+    cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, maps if same else detail)
+    fine = None if same else FineLook(cfg.detail(), cal, image, gains, base, detail, detail_bands)
     return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube, fine), cube)
 
 
@@ -1432,14 +1427,17 @@ def find_cube(cfg: ReaderConfig, cal: Calibration, image: Image, lab: Image, bri
 
 
 class FineLook(NamedTuple):
-    """What reading dice at ``detail_px_per_mm`` needs of a frame: the camera image, the canonical image's and
-    the outline strips' warps at that resolution, and the canonical image's light gains and local background."""
+    """What reading dice at ``detail_px_per_mm`` needs of a frame: the reader's configuration at that
+    resolution, the calibration, the camera image, the canonical image's light gains and local background,
+    and, if made, the canonical image's and the outline strips' warps at that resolution."""
 
+    cfg: ReaderConfig
+    cal: Calibration
     image: Image
-    maps: Maps
-    bands: list[tuple[float, Maps]]
     gains: NDArray[np.float32]
     base: NDArray[np.float32]
+    maps: Maps | None = None
+    bands: list[tuple[float, Maps]] | None = None
 
 
 def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, blobs: list[WhiteBlob],
@@ -1460,41 +1458,48 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
         if not face_marked(cfg, raw, blob):
             continue  # a lamp's glare on the varnish: light and square enough, but no pip on it
         if fine is not None:
-            window, seen = die_in_detail(cfg, cal, fine, blob)
-            die = read_die(cfg.detail(), cal, window, seen, view)
+            window, seen = die_in_detail(cfg, fine, blob)
+            die = read_die(fine.cfg, cal, window, seen, view)
         else:
             die = read_die(cfg, cal, raw, blob, view)
         if blob.fill < cfg.unread_min_fill and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
             continue  # no clean square and no sure pips: a copper rim's highlight, not a die
         dice.append(die)
-    return dice + dice_past_outline(cfg, cal, view, strips, cube, None if fine is None else fine.image, None if fine is None else fine.bands)
+    return dice + dice_past_outline(cfg, cal, view, strips, cube, fine)
 
 
-def detail_window(cfg: ReaderConfig, image: Image, maps: Maps, blob: WhiteBlob) -> tuple[Image, WhiteBlob, tuple[int, int]]:
-    """A die's light blob (pixels at ``px_per_mm``) seen at ``detail_px_per_mm``: the window around it of the
-    camera ``image`` warped by ``maps`` (the same view's warp at that resolution), wide enough for its side
-    faces, the blob scaled to the window's pixels, and the window's corner in the warp's pixels."""
-    k = cfg.detail_px_per_mm / cfg.px_per_mm
+def detail_window(cfg: ReaderConfig, fine: FineLook, blob: WhiteBlob, origin_mm: tuple[float, float] = (0.0, 0.0),
+                  maps: Maps | None = None) -> tuple[Image, WhiteBlob, tuple[int, int]]:
+    """A die's light blob (pixels at ``px_per_mm`` of a top-down view whose corner is ``origin_mm``: the
+    canonical image or an outline strip) seen at ``detail_px_per_mm``: the window around it of the camera
+    image, wide enough for its side faces, cut from ``maps`` (that view's warp at the finer resolution) or
+    warped alone; the blob scaled to the window's pixels; and the window's corner in the view's finer pixels."""
+    k = fine.cfg.px_per_mm / cfg.px_per_mm
     x, y, w, h = cv2.boundingRect((blob.grown or blob).contour)
-    margin = (cfg.side_face_reach + cfg.side_face_beyond + cfg.geometry.die_edge / 2) * cfg.detail_px_per_mm
-    rows, cols = maps[0].shape
+    margin = (cfg.side_face_reach + cfg.side_face_beyond + cfg.geometry.die_edge / 2) * fine.cfg.px_per_mm
     x0, y0 = max(0, int(x * k - margin)), max(0, int(y * k - margin))
-    x1, y1 = min(cols, int((x + w) * k + margin) + 1), min(rows, int((y + h) * k + margin) + 1)
-    window = _remap_window(image, (maps[0][y0:y1, x0:x1], maps[1][y0:y1, x0:x1]))
+    x1, y1 = int((x + w) * k + margin) + 1, int((y + h) * k + margin) + 1
+    if maps is not None:
+        x1, y1 = min(maps[0].shape[1], x1), min(maps[0].shape[0], y1)
+        window = _remap_window(fine.image, (maps[0][y0:y1, x0:x1], maps[1][y0:y1, x0:x1]))
+    else:
+        ppm = fine.cfg.px_per_mm
+        corner = (origin_mm[0] + x0 / ppm, origin_mm[1] + y0 / ppm)
+        window = _remap_window(fine.image, window_maps(fine.cfg, fine.cal, corner, ((x1 - x0) / ppm, (y1 - y0) / ppm)))
 
     def moved(b: WhiteBlob) -> WhiteBlob:  # pixel centres: (i + 0.5) / ppm mm at either resolution
         return replace(b, contour=np.round((b.contour + 0.5) * k - 0.5 - np.array([x0, y0])).astype(np.int32))
     return window, replace(moved(blob), grown=None if blob.grown is None else moved(blob.grown)), (x0, y0)
 
 
-def die_in_detail(cfg: ReaderConfig, cal: Calibration, fine: FineLook, blob: WhiteBlob) -> tuple[Image, WhiteBlob]:
+def die_in_detail(cfg: ReaderConfig, fine: FineLook, blob: WhiteBlob) -> tuple[Image, WhiteBlob]:
     """A die's light blob on the canonical image found again at ``detail_px_per_mm``: on its window of the
     camera image (see :func:`detail_window`), lit as the canonical image is, the white test, the blob and its
     footprint are redone, so its outline (which tells a cocked die) is as fine as its pips. Returns the window
     and the blob in its pixels (centre in canonical mm); the coarse blob scaled when the finer look finds none
     there."""
-    detail = cfg.detail()
-    window, scaled, (x0, y0) = detail_window(cfg, fine.image, fine.maps, blob)
+    detail, cal = fine.cfg, fine.cal
+    window, scaled, (x0, y0) = detail_window(cfg, fine, blob, maps=fine.maps)
     k = detail.px_per_mm / cfg.px_per_mm
     h, w = window.shape[:2]
     xs = ((np.arange(w, dtype=np.float32) + x0 + 0.5) / k - 0.5)[None, :].repeat(h, 0)
@@ -1567,9 +1572,9 @@ class BoardReader:
         self.cal = cal
         self.maps = warp_maps(self.cfg, cal)
         self.bands = band_maps(self.cfg, cal)
-        fine = self.cfg.detail()
-        self.detail = self.maps if fine is self.cfg else warp_maps(fine, cal)
-        self.detail_bands = self.bands if fine is self.cfg else band_maps(fine, cal)
+        fine = self.cfg.detail()  # the same configuration when dice are read at the board's resolution
+        self.detail = None if fine is self.cfg else warp_maps(fine, cal)
+        self.detail_bands = None if fine is self.cfg else band_maps(fine, cal)
 
     def __call__(self, image: Image) -> dict[str, Any]:
         return read_board(self.cfg, self.cal, image, self.maps, self.bands, self.detail, self.detail_bands)
