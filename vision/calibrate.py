@@ -153,6 +153,15 @@ def _start_slots(geo: BoardGeometry, layout: Layout) -> tuple[list[tuple[float, 
     return dark, light, empty
 
 
+def _start_stacks(geo: BoardGeometry, layout: Layout) -> dict[str, list[list[tuple[float, float]]]]:
+    """Centres of each start stack's checkers, dark's and light's."""
+    stacks: dict[str, list[list[tuple[float, float]]]] = {"dark": [], "light": []}
+    for p, n in enumerate(START_POINTS, start=1):
+        if n:
+            stacks["dark" if n > 0 else "light"].append([checker_centre(geo, layout, p, i)[:2] for i in range(abs(n))])
+    return stacks
+
+
 def learn_layout(cfg: CalibrationConfig, lab: NDArray[np.float32]) -> Layout:
     """Which side holds the home boards and where dark sits, from the start position.
 
@@ -242,6 +251,12 @@ def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layo
     rim = _disc_pixels(lab, ppm, dark + light, r * cfg.rim_band[0], r * cfg.rim_band[1])
     for k, part in enumerate(colour_parts(rim, cfg.copper_parts, rcfg.min_std)):
         classes[f"copper_{k}"] = part  # highlight, lit copper, shade: each far tighter than copper as a whole
+    if cfg.inlay_parts:
+        # each start stack's inlays apart: a stack in a corner's shade or under the lamp's hot spot shows its
+        # colour darker and duller, or lighter, than the rest, and one class for all would be broad and cheap
+        for name, stacks in _start_stacks(geo, layout).items():
+            for k, stack in enumerate(stacks):
+                classes[f"{name}_{k}"] = ColourClass.fit(_disc_pixels(lab, ppm, stack, 0.0, r * cfg.inlay_radius), rcfg.min_std)
     profiles = sample_profiles(rcfg, lab, layout)
     steps = profiles.positions  # the centre line comes first in each point's profile
     empty = [i for i, n in enumerate(START_POINTS) if n == 0]

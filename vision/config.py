@@ -42,6 +42,8 @@ class ReaderConfig:
     min_mean_fit: float = -6.0  # a point explained this badly (mean log-likelihood) by its best reading is covered
     lone_min_fit: float = -10.0  # ... unless better than this, alone, its neighbours explained well (a dim corner, not a hand)
     bar_profile_start: float = 13.0  # mm from the board's centre (leaves room for the cube)
+    sheen_cost: float = 3.0  # log-likelihood a wood sample pays for being explained as the lamp's glare on the varnish (inf: never)
+    sheen_tint: float = 6.0  # Lab a and b spread the glare adds, as it nears the lamp's colour (a lamp unlike the calibration's)
     bar_max: int = 4  # checkers a player can have visible on the bar
     # dice and cube: light, nearly grey blobs
     white_min_lightness: float = 40.0  # Lab L above the board's local lightness (or the frame's, if lighter)
@@ -152,6 +154,7 @@ class CalibrationConfig:
     rim_band: tuple[float, float] = (0.78, 0.93)  # radii (fraction of checker radius) sampled as copper
     copper_parts: int = 3  # copper is learnt in this many colour parts (highlight, lit, shade)
     inlay_radius: float = 0.5  # radius sampled as inlay
+    inlay_parts: bool = True  # each start stack's inlays also learnt as a class of their own (read by the best)
     min_occupancy_contrast: float = 1.1  # texture ratio occupied / empty points at the start
     min_inlay_separation: float = 12.0  # Lab distance between dark and light inlays
     # which inlay is dark's: "darker" (measured), or "greener" / "redder"; when the darker is darker by less than

@@ -191,12 +191,25 @@ def class_loglik(cfg: ReaderConfig, cal: Calibration, name: str, prof: NDArray[n
     return np.maximum(out, np.float32(cfg.loglik_floor))
 
 
+def sheen_loglik(cfg: ReaderConfig, wood: ColourClass, prof: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Log-likelihood of every sample as varnished wood under the lamp's glare: lighter than the wood, its
+    colour on the way from the wood's toward grey as far as it is lighter (the glare is the lamp's colour,
+    which the light's normalisation leaves near grey), spread a little wider that way, for ``sheen_tint``;
+    along that way any lightness is alike, at the cost ``sheen_cost``."""
+    mean, std = np.asarray(wood.mean, np.float32), np.asarray(wood.std, np.float32)
+    t = np.clip((prof[..., 0] - mean[0]) / (255.0 - mean[0]), 0.0, 1.0)[..., None]
+    expect = mean[1:] + t * (np.float32(128.0) - mean[1:])
+    z = (prof[..., 1:] - expect) / (std[1:] + t * np.float32(cfg.sheen_tint))
+    return np.maximum(-0.5 * (z * z).sum(axis=-1) - np.float32(cfg.sheen_cost), np.float32(cfg.loglik_floor))
+
+
 def _class_loglik(cfg: ReaderConfig, cal: Calibration, prof: NDArray[np.float32], leather: ColourClass | None,
                   background: ColourClass) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
-    """Per colour (dark, light): (2, 4, S) log-likelihoods, and the foreign-sample mask."""
+    """Per colour (dark, light): (2, 4, S) log-likelihoods, and the foreign-sample mask; the background is
+    wood that may shine (see :func:`sheen_loglik`)."""
     fl = cfg.loglik_floor
     cop, dark, light = (class_loglik(cfg, cal, k, prof) for k in ("copper", "dark", "light"))
-    back = background.loglik(prof, fl)
+    back = np.maximum(background.loglik(prof, fl), sheen_loglik(cfg, background, prof))
     lea = leather.loglik(prof, fl) if leather is not None else back
     white = cal.classes["white"].loglik(prof, fl) if "white" in cal.classes else np.full_like(back, fl)
     ll = np.stack([np.stack([cop, dark, lea, back]), np.stack([cop, light, lea, back])])
