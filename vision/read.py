@@ -31,6 +31,7 @@ from vision.pips import read_pips
 from vision.pose import Viewpoint, viewpoint
 from vision.profiles import (
     ColourClass,
+    gaussian_loglik,
     lab8_image,
     light_gains,
     sample_mask,
@@ -200,7 +201,7 @@ def sheen_loglik(cfg: ReaderConfig, wood: ColourClass, prof: NDArray[np.float32]
     t = np.clip((prof[..., 0] - mean[0]) / (255.0 - mean[0]), 0.0, 1.0)[..., None]
     expect = mean[1:] + t * (np.float32(128.0) - mean[1:])
     z = (prof[..., 1:] - expect) / (std[1:] + t * np.float32(cfg.sheen_tint))
-    return np.maximum(-0.5 * (z * z).sum(axis=-1) - np.float32(cfg.sheen_cost), np.float32(cfg.loglik_floor))
+    return np.maximum(-0.5 * (z[..., 0] * z[..., 0] + z[..., 1] * z[..., 1]) - np.float32(cfg.sheen_cost), np.float32(cfg.loglik_floor))
 
 
 def _class_loglik(cfg: ReaderConfig, cal: Calibration, prof: NDArray[np.float32], leather: ColourClass | None,
@@ -220,8 +221,7 @@ def _class_loglik(cfg: ReaderConfig, cal: Calibration, prof: NDArray[np.float32]
 def _leather_loglik(cal: Calibration, prof: NDArray[np.float32], floor: float) -> NDArray[np.float32]:
     mean = np.array([c.mean for c in cal.leather], np.float32)[:, None, :]
     std = np.array([c.std for c in cal.leather], np.float32)[:, None, :]
-    z = (prof - mean) / std
-    return np.maximum(-0.5 * (z * z).sum(axis=-1), floor)
+    return gaussian_loglik(prof, mean, std, floor)
 
 
 def _alike(cfg: ReaderConfig, inlay: ColourClass, leather: tuple[ColourClass, ...]) -> NDArray[np.bool_]:
@@ -426,8 +426,7 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     lea = leather_look = _leather_loglik(cal, bare, fl)
     if cal.background is not None and cal.background.shape == profiles.shape:
         # the empty point as seen at calibration, shading and all
-        z = (bare - cal.background) / np.asarray(cfg.min_std, np.float32)
-        bg = np.maximum(-0.5 * (z * z).sum(axis=-1), fl)
+        bg = gaussian_loglik(bare, cal.background, np.asarray(cfg.min_std, np.float32), fl)
         lea, field = np.maximum(lea, bg), np.maximum(field, bg)
     ll = np.stack([np.stack([cop, dark, lea, field], axis=1), np.stack([cop, light, lea, field], axis=1)], axis=1)
     raw = ll.copy()  # how well the colours are explained at all (for occlusion), before the next step
