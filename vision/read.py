@@ -343,9 +343,10 @@ _RIM_ANGLES = 32
 
 
 @lru_cache(maxsize=8)
-def _rim_grid(cfg: ReaderConfig, layout: Layout) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32], NDArray[np.float32]]:
+def _rim_grid(cfg: ReaderConfig, layout: Layout) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32], NDArray[np.float32], NDArray[np.float64]]:
     """Canonical pixels (x, y) of the rings looked at round each first-layer place, shape (24, 5, offsets,
-    radii, angles), and the ring's outward unit vector (cos, sin) per angle."""
+    radii, angles), the ring's outward unit vector (cos, sin) per angle, and each offset's distance along
+    the point (mm, toward its tip)."""
     geo, ppm = cfg.geometry, cfg.px_per_mm
     ang = np.linspace(0.0, 2 * np.pi, _RIM_ANGLES, endpoint=False)
     r0 = geo.checker_diameter / 2
@@ -365,7 +366,7 @@ def _rim_grid(cfg: ReaderConfig, layout: Layout) -> tuple[NDArray[np.float32], N
             cx = x + offsets[:, 0, None, None] + radii[None, :, None] * np.cos(ang)[None, None, :]
             cy = y + offsets[:, 1, None, None] + radii[None, :, None] * np.sin(ang)[None, None, :]
             xs[p - 1, k], ys[p - 1, k] = cx * ppm - 0.5, cy * ppm - 0.5
-    return xs, ys, np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    return xs, ys, np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32), np.repeat(along, len(across))
 
 
 def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint8], hidden: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -375,8 +376,10 @@ def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint
     the ring, whatever the colours: its inlay may be the point's own leather); the strength is the edge
     across the ring that ``rim_share`` of its angles reach, at the best radius per angle and the best
     place within ``rim_search``. A point's straight sides cross a ring at a few angles only. Places where
-    ``hidden`` (dice, the cube, an arm) meets the ring say nothing (0)."""
-    xs, ys, cos, sin = _rim_grid(cfg, cal.layout)
+    ``hidden`` (dice, the cube, an arm) meets the ring say nothing (0). Checkers of one layer do not
+    overlap: past a place that shows a ring, the next place's ring is looked for only where it clears that
+    one (but for ``rim_overlap``), else the first checker's own arc would pass for the second's ring."""
+    xs, ys, cos, sin, along = _rim_grid(cfg, cal.layout)
     ppm = cfg.px_per_mm
     smooth = cv2.GaussianBlur(lightness.astype(np.float32), (0, 0), cfg.rim_blur * ppm)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3, scale=0.125 * ppm)  # Lab L per mm, whatever the resolution
@@ -386,8 +389,23 @@ def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint
     sx, sy = sxy[..., 0].reshape(xs.shape), sxy[..., 1].reshape(xs.shape)
     across = np.abs(sx * cos + sy * sin).max(axis=3)  # (24, 5, offsets, angles): the best radius per angle
     kth = int(round((1.0 - cfg.rim_share) * _RIM_ANGLES))
-    strength = np.partition(across, kth, axis=-1)[..., kth].max(axis=2)  # (24, 5)
+    per_offset = np.partition(across, kth, axis=-1)[..., kth]  # (24, 5, offsets)
     lo, hi = cfg.rim_edge
+    strength = np.empty(per_offset.shape[:2], np.float32)
+    after = np.full(per_offset.shape[0], -np.inf)  # where along the point the last ringed place's checker lies
+    lines = int(np.sum(along == along[0]))  # offsets across the point at each step along it
+    step = float(along[lines] - along[0])
+    rows = np.arange(per_offset.shape[0])
+    for k in range(per_offset.shape[1]):
+        seen = np.where(along[None, :] >= after[:, None] - cfg.rim_overlap, per_offset[:, k], 0.0)
+        best = seen.argmax(axis=1)
+        strength[:, k] = seen[rows, best]
+        # the ring's place between the steps: the top of a parabola through the best and its neighbours along
+        before, beyond = np.maximum(best - lines, 0), np.minimum(best + lines, len(along) - 1)
+        a, b, c = per_offset[rows, k, before], strength[:, k], per_offset[rows, k, beyond]
+        curve = a - 2 * b + c
+        vertex = np.where(curve < 0, np.clip(0.5 * (a - c) / np.where(curve < 0, curve, -1.0), -0.5, 0.5), 0.0)
+        after = np.where(strength[:, k] > (lo + hi) / 2, along[best] + vertex * step, -np.inf)
     evidence = np.clip((strength - (lo + hi) / 2) / ((hi - lo) / 2), -1.0, 1.0).astype(np.float32)
     mid = xs.shape[2] // 2  # the place itself, not shifted
     ring_x = np.clip(np.round(xs[:, :, mid]), 0, hidden.shape[1] - 1).astype(np.intp)
