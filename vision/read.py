@@ -1411,8 +1411,8 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     prof = sample_profiles(cfg, lab, cal.layout)
     bright, base = white_mask(cfg, cal, lab)
     blobs = [die_footprint(cfg, lab, base, b) for b in white_blobs(cfg, cal, lab, bright)]
-    near_white = np.zeros(bright.shape, np.uint8)
-    cv2.drawContours(near_white, [b.contour for b in blobs], -1, 1, -1)
+    near_white = np.zeros(bright.shape, np.uint8)  # where dice or the cube may hide checkers: not under a copper rim's
+    cv2.drawContours(near_white, [b.contour for b in blobs if b.fill >= cfg.min_fill], -1, 1, -1)  # highlight, an arc
     k = max(3, int(round(cfg.px_per_mm * cfg.white_margin)) | 1)
     near_white = cv2.dilate(near_white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     skip_pts, skip_dark, skip_light = sample_mask(cfg, near_white, cal.layout)
