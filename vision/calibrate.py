@@ -68,6 +68,7 @@ class Calibration:
     wood_lightness: float
     background: NDArray[np.float32] | None = None  # (24, samples, 3): each point's profile when empty
     bare_board_seen: bool = False  # the start position's points were learnt from the empty board (learn_empty_board)
+    bare_rims: NDArray[np.float32] | None = None  # (24, 5) ring strength each first-layer place shows bare (NaN: not seen bare)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +84,7 @@ class Calibration:
             "wood_lightness": self.wood_lightness,
             "background": None if self.background is None else np.round(self.background, 1).tolist(),
             "bare_board_seen": self.bare_board_seen,
+            "bare_rims": None if self.bare_rims is None else [[None if np.isnan(v) else round(float(v), 2) for v in row] for row in self.bare_rims],
         }
 
     @classmethod
@@ -102,6 +104,7 @@ class Calibration:
                 wood_lightness=float(data["wood_lightness"]),
                 background=None if data.get("background") is None else np.array(data["background"], np.float32),
                 bare_board_seen=bool(data.get("bare_board_seen", False)),
+                bare_rims=None if data.get("bare_rims") is None else np.array(data["bare_rims"], np.float64).astype(np.float32).reshape(24, 5),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, CalibrationError):
@@ -464,7 +467,7 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     """Learn the set from the start position seen through one fit of the board, and check it with ``reader``
     (``cfg.reader`` by default): the calibration, and whether it read back as the start position exactly
     (else only nearly, see below)."""
-    from vision.read import read_board  # the check reads the image back
+    from vision.read import read_board, rim_strengths  # the check reads the image back
 
     geo, rcfg = cfg.reader.geometry, cfg.reader
     h, w = image.shape[:2]
@@ -482,6 +485,9 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     # the rims are looked for a little off their places and would pass a fit that is off ...
     if reader is not None and reader != rcfg:
         rcfg, maps = reader, canonical_maps(lens, hom, geo, reader.px_per_mm)
+    bare = rim_strengths(rcfg, cal, to_canonical(image, maps))
+    bare[np.array([[abs(n) > k for k in range(bare.shape[1])] for n in START_POINTS])] = np.nan  # under a start checker
+    cal = replace(cal, bare_rims=bare)
     rcfg = replace(rcfg, rim_weight=0.0)
     reading = read_board(replace(rcfg, lone_min_fit=rcfg.min_mean_fit), cal, image, maps=maps)
     if _reads_as_start(reading):
@@ -505,7 +511,7 @@ def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) ->
 
     Raises :class:`CalibrationError` if the image is of another size, or shows checkers.
     """
-    from vision.read import normalise_light, read_board
+    from vision.read import normalise_light, read_board, rim_strengths
 
     rcfg, geo = cfg.reader.detail(), cfg.reader.geometry  # at the finer resolution, as calibrate() learns
     if empty is None or empty.ndim != 3 or (empty.shape[1], empty.shape[0]) != tuple(cal.image_size):
@@ -532,7 +538,9 @@ def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) ->
             centre = profiles.points[i][: len(steps)]
             leather[i] = ColourClass.fit(centre[(steps > 5) & (steps < 0.75 * geo.point_length)], rcfg.min_std)
             background[i] = profiles.points[i]
-    learnt = replace(cal, leather=tuple(leather), background=background, bare_board_seen=True)
+    # every place's ring as the bare board shows it, at the reader's resolution (the rims' thresholds are its)
+    bare = rim_strengths(cfg.reader, cal, to_canonical(empty, warp_maps(cfg.reader, cal)))
+    learnt = replace(cal, leather=tuple(leather), background=background, bare_board_seen=True, bare_rims=bare)
     check(learnt, False)
     return learnt
 

@@ -136,6 +136,7 @@ class ReaderConfig:
     rim_blur: float = 0.5  # mm: the lightness is smoothed this much before its edges are taken
     rim_radii: tuple[float, float] = (-2.5, 0.5)  # mm about the checker's radius where its rim's edges are looked for
     rim_search: tuple[float, float] = (7.5, 1.5)  # mm a checker may lie off its place, along the point and across it (players push them about)
+    rim_bare_margin: float = 1.0  # ring strength (as rim_edge) a checker shows above its place's ring on the bare board
     rim_overlap: float = 2.0  # mm by which two checkers of a layer may seem to overlap (blur, a checker's tilt)
     rim_share: float = 0.7  # of the ring's angles that must show the edge (the rest may touch a neighbour or a point's side)
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain

@@ -375,10 +375,33 @@ def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint
     A checker's copper rim is a circle of known size whose edges run round it (lightness changing across
     the ring, whatever the colours: its inlay may be the point's own leather); the strength is the edge
     across the ring that ``rim_share`` of its angles reach, at the best radius per angle and the best
-    place within ``rim_search``. A point's straight sides cross a ring at a few angles only. Places where
-    ``hidden`` (dice, the cube, an arm) meets the ring say nothing (0). Checkers of one layer do not
-    overlap: past a place that shows a ring, the next place's ring is looked for only where it clears that
-    one (but for ``rim_overlap``), else the first checker's own arc would pass for the second's ring."""
+    place within ``rim_search`` (see :func:`_ring_strengths`). A point's straight sides cross a ring at a
+    few angles only; where its base, its sides and the frame's edge make a ring of some strength on the
+    bare board, as calibration saw it (``Calibration.bare_rims``), a checker must show ``rim_bare_margin``
+    more. Places where ``hidden`` (dice, the cube, an arm) meets the ring say nothing (0)."""
+    strength, mid = _ring_strengths(cfg, cal, lightness)
+    half = (cfg.rim_edge[1] - cfg.rim_edge[0]) / 2
+    evidence = np.clip((strength - mid) / half, -1.0, 1.0).astype(np.float32)
+    xs, ys = _rim_grid(cfg, cal.layout)[:2]
+    centre = xs.shape[2] // 2  # the place itself, not shifted
+    ring_x = np.clip(np.round(xs[:, :, centre]), 0, hidden.shape[1] - 1).astype(np.intp)
+    ring_y = np.clip(np.round(ys[:, :, centre]), 0, hidden.shape[0] - 1).astype(np.intp)
+    evidence[hidden[ring_y, ring_x].reshape(24, 5, -1).any(axis=2)] = 0.0
+    return evidence
+
+
+def rim_strengths(cfg: ReaderConfig, cal: Calibration, canon: Image) -> NDArray[np.float32]:
+    """(24, 5) the ring strength (Lab L per mm) at each first-layer place of a canonical image (its light
+    normalised here), as :func:`rim_evidence` measures it: calibration keeps the bare board's."""
+    lightness = lab8_image(normalise_light(cfg, cal, canon))[..., 0]
+    return _ring_strengths(cfg, replace(cal, bare_rims=None), lightness)[0]
+
+
+def _ring_strengths(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """(24, 5) each first-layer place's ring strength, and the strength that says neither filled nor empty
+    there. Checkers of one layer do not overlap: past a place that shows a ring, the next place's ring is
+    looked for only where it clears that one (but for ``rim_overlap``), else the first checker's own arc
+    would pass for the second's ring."""
     xs, ys, cos, sin, along = _rim_grid(cfg, cal.layout)
     ppm = cfg.px_per_mm
     smooth = cv2.GaussianBlur(lightness.astype(np.float32), (0, 0), cfg.rim_blur * ppm)
@@ -391,6 +414,9 @@ def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint
     kth = int(round((1.0 - cfg.rim_share) * _RIM_ANGLES))
     per_offset = np.partition(across, kth, axis=-1)[..., kth]  # (24, 5, offsets)
     lo, hi = cfg.rim_edge
+    mid = np.full(per_offset.shape[:2], (lo + hi) / 2, np.float32)
+    if cal.bare_rims is not None and cal.bare_rims.shape == mid.shape:
+        mid = np.fmax(mid, cal.bare_rims + np.float32(cfg.rim_bare_margin + (hi - lo) / 2)).astype(np.float32)
     strength = np.empty(per_offset.shape[:2], np.float32)
     after = np.full(per_offset.shape[0], -np.inf)  # where along the point the last ringed place's checker lies
     lines = int(np.sum(along == along[0]))  # offsets across the point at each step along it
@@ -405,13 +431,8 @@ def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint
         a, b, c = per_offset[rows, k, before], strength[:, k], per_offset[rows, k, beyond]
         curve = a - 2 * b + c
         vertex = np.where(curve < 0, np.clip(0.5 * (a - c) / np.where(curve < 0, curve, -1.0), -0.5, 0.5), 0.0)
-        after = np.where(strength[:, k] > (lo + hi) / 2, along[best] + vertex * step, -np.inf)
-    evidence = np.clip((strength - (lo + hi) / 2) / ((hi - lo) / 2), -1.0, 1.0).astype(np.float32)
-    mid = xs.shape[2] // 2  # the place itself, not shifted
-    ring_x = np.clip(np.round(xs[:, :, mid]), 0, hidden.shape[1] - 1).astype(np.intp)
-    ring_y = np.clip(np.round(ys[:, :, mid]), 0, hidden.shape[0] - 1).astype(np.intp)
-    evidence[hidden[ring_y, ring_x].reshape(24, 5, -1).any(axis=2)] = 0.0
-    return evidence
+        after = np.where(strength[:, k] > mid[:, k], along[best] + vertex * step, -np.inf)
+    return strength, mid
 
 
 def rims_weighed(cfg: ReaderConfig, cal: Calibration, evidence: NDArray[np.float32]) -> NDArray[np.float32]:
