@@ -33,7 +33,7 @@ from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import START_POINTS
 from vision.profiles import lab8_image
-from vision.read import normalise_light, rim_evidence
+from vision.read import normalise_light, rim_evidence, rim_strengths
 from vision.sources import read_image
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -257,6 +257,20 @@ def test_rim_evidence_marks_the_start_checkers_places_and_no_others() -> None:
     half = rim_evidence(cfg, cal, lightness, hidden)
     changed = half != evidence
     assert changed.sum() >= 50 and (half[changed] == 0).all()
+
+
+def test_calibration_keeps_the_rings_the_bare_places_show() -> None:
+    """Calibration measures the ring strength of every first-layer place the start position leaves bare (a
+    point's base between its sides and the frame makes a weak ring), none where a start checker lies; the
+    file keeps them; and every place a start checker fills rings more strongly than any bare one."""
+    cal, cfg = _calibration(), ReaderConfig()
+    filled = np.array([[abs(n) > k for k in range(5)] for n in START_POINTS])
+    assert cal.bare_rims is not None and cal.bare_rims.shape == (24, 5)
+    assert np.isnan(cal.bare_rims[filled]).all() and np.isfinite(cal.bare_rims[~filled]).all()
+    again = Calibration.from_json(json.loads(json.dumps(cal.to_json())))
+    assert again.bare_rims is not None and np.allclose(again.bare_rims, cal.bare_rims, atol=0.01, equal_nan=True)
+    strengths = rim_strengths(cfg, cal, to_canonical(read_image(DATA / "start.jpg"), warp_maps(cfg, cal)))
+    assert strengths[filled].min() > np.nanmax(cal.bare_rims) + cfg.rim_bare_margin
 
 
 def test_a_short_stack_on_leather_of_its_inlay_colour_is_not_read_as_a_tall_one() -> None:
