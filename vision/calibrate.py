@@ -294,10 +294,12 @@ def _ring_template(geo: BoardGeometry, ppm: float, cfg: CalibrationConfig) -> ND
     return ((rad >= r * cfg.rim_band[0]) & (rad <= r)).astype(np.float32)
 
 
-def _vertex(left: float, peak: float, right: float) -> float:
-    """Offset (-0.5..0.5) of the top of the parabola through three neighbouring scores."""
+def parabola_vertex(left: Any, peak: Any, right: Any) -> NDArray[np.float64]:
+    """Offset (-0.5..0.5, in steps) of the top of the parabola through three neighbouring scores, element by
+    element (0 where they make no peak)."""
+    left, peak, right = (np.asarray(v, np.float64) for v in (left, peak, right))
     curve = left - 2 * peak + right
-    return float(np.clip(0.5 * (left - right) / curve, -0.5, 0.5)) if curve < 0 else 0.0
+    return np.where(curve < 0, np.clip(0.5 * (left - right) / np.where(curve < 0, curve, -1.0), -0.5, 0.5), 0.0)
 
 
 def find_start_checkers(cfg: CalibrationConfig, lightness: NDArray[np.float32], layout: Layout) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -319,8 +321,8 @@ def find_start_checkers(cfg: CalibrationConfig, lightness: NDArray[np.float32], 
         if best < cfg.ring_min_score or not (0 < bx < score.shape[1] - 1 and 0 < by < score.shape[0] - 1):
             continue
         # sub-pixel: a parabola through the peak and its neighbours, each way
-        px = x0 + bx + half + _vertex(score[by, bx - 1], best, score[by, bx + 1])
-        py = y0 + by + half + _vertex(score[by - 1, bx], best, score[by + 1, bx])
+        px = x0 + bx + half + float(parabola_vertex(score[by, bx - 1], best, score[by, bx + 1]))
+        py = y0 + by + half + float(parabola_vertex(score[by - 1, bx], best, score[by + 1, bx]))
         seen.append(((px + 0.5) / ppm, (py + 0.5) / ppm))
         want.append((cx, cy))
     return np.array(seen, np.float64).reshape(-1, 2), np.array(want, np.float64).reshape(-1, 2)

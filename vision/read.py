@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import to_canonical
-from vision.calibrate import Calibration, warp_maps
+from vision.calibrate import Calibration, parabola_vertex, warp_maps
 from vision.config import ReaderConfig
 from vision.dice import fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
@@ -428,9 +428,7 @@ def _ring_strengths(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.u
         strength[:, k] = seen[rows, best]
         # the ring's place between the steps: the top of a parabola through the best and its neighbours along
         before, beyond = np.maximum(best - lines, 0), np.minimum(best + lines, len(along) - 1)
-        a, b, c = per_offset[rows, k, before], strength[:, k], per_offset[rows, k, beyond]
-        curve = a - 2 * b + c
-        vertex = np.where(curve < 0, np.clip(0.5 * (a - c) / np.where(curve < 0, curve, -1.0), -0.5, 0.5), 0.0)
+        vertex = parabola_vertex(per_offset[rows, k, before], strength[:, k], per_offset[rows, k, beyond])
         after = np.where(strength[:, k] > mid[:, k], along[best] + vertex * step, -np.inf)
     return strength, mid
 
