@@ -483,23 +483,23 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     ref = tuple(float(v) for v in np.median(band, axis=0))
     wood_l = float(np.median(lab_image(band.reshape(-1, 1, 3))[..., 0]))
     cal = Calibration((w, h), lens, hom, layout, classes, leather, ref, wood_l, background)  # type: ignore[arg-type]
-    # read back strictly: a point explained badly, even alone, says the fit is off; by colour alone, since
-    # the rims are looked for a little off their places and would pass a fit that is off ...
     if reader is not None and reader != rcfg:
         rcfg, maps = reader, canonical_maps(lens, hom, geo, reader.px_per_mm)
-    bare = rim_strengths(rcfg, cal, to_canonical(image, maps))
-    bare[np.array([[abs(n) > k for k in range(bare.shape[1])] for n in START_POINTS])] = np.nan  # under a start checker
-    cal = replace(cal, bare_rims=bare)
-    rcfg = replace(rcfg, rim_weight=0.0)
-    reading = read_board(replace(rcfg, lone_min_fit=rcfg.min_mean_fit), cal, image, maps=maps)
-    if _reads_as_start(reading):
-        return cal, True
+    # read back strictly: a point explained badly, even alone, says the fit is off; by colour alone, since
+    # the rims are looked for a little off their places and would pass a fit that is off ...
+    strict = replace(rcfg, rim_weight=0.0)
+    reading = read_board(replace(strict, lone_min_fit=strict.min_mean_fit), cal, image, maps=maps)
+    exact = _reads_as_start(reading)
     unread = [i for i, (got, want) in enumerate(zip(reading["points"], START_POINTS)) if got != want]
     # ... though a fit that is off misreads a row of points; one point alone left unread, that the reading of
     # a lone dim corner gets right, may be a corner the lamp barely reaches: the fit to fall back on
-    if len(unread) == 1 and reading["points"][unread[0]] is None and _reads_as_start(read_board(rcfg, cal, image, maps=maps)):
-        return cal, False
-    raise StartPositionNotFoundError(f"the board does not read as the start position: points {reading['points']!r}")
+    if not exact and not (len(unread) == 1 and reading["points"][unread[0]] is None
+                          and _reads_as_start(read_board(strict, cal, image, maps=maps))):
+        raise StartPositionNotFoundError(f"the board does not read as the start position: points {reading['points']!r}")
+    # the fit is kept: the rings its bare places show, as the reader measures them
+    bare = rim_strengths(rcfg, cal, to_canonical(image, maps))
+    bare[np.array([[abs(n) > k for k in range(bare.shape[1])] for n in START_POINTS])] = np.nan  # under a start checker
+    return replace(cal, bare_rims=bare), exact
 
 
 def _reads_as_start(reading: dict[str, Any]) -> bool:

@@ -415,7 +415,7 @@ def _ring_strengths(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.u
     per_offset = np.partition(across, kth, axis=-1)[..., kth]  # (24, 5, offsets)
     lo, hi = cfg.rim_edge
     mid = np.full(per_offset.shape[:2], (lo + hi) / 2, np.float32)
-    if cal.bare_rims is not None and cal.bare_rims.shape == mid.shape:
+    if cal.bare_rims is not None:
         mid = np.fmax(mid, cal.bare_rims + np.float32(cfg.rim_bare_margin + (hi - lo) / 2)).astype(np.float32)
     strength = np.empty(per_offset.shape[:2], np.float32)
     after = np.full(per_offset.shape[0], -np.inf)  # where along the point the last ringed place's checker lies
