@@ -300,17 +300,52 @@ def test_a_cocked_die_whose_side_face_is_too_dim_for_the_white_test_is_found_coc
     """Under a dim lamp (Blender seed 2026126400, ``tests/data/vision_blender_dim_cluster``, frame 3) a 4
     leans on a checker beside a flat 4. Its raised side face is the die's grey in shade: too dim to join
     its footprint, so the outline was a flat die's. That face has the top's colour and reaches past the
-    top where a flat die's parallax shows none: it is cocked. The flat 4, whose shaded side faces lie
-    where parallax puts them, stays flat."""
+    top where a flat die's parallax shows none: it is cocked (its top's corner pips make a rectangle too,
+    so both tests are switched off to keep the miss). The flat 4, whose shaded side faces lie where
+    parallax puts them, stays flat."""
     folder, truth = _fixture("vision_blender_dim_cluster")
     cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
     image, want = read_image(folder / "frame03.jpg"), truth["frame03.jpg"]["reading"]
     assert sorted((d["value"], d["flat"]) for d in want["dice"]) == [(4, False), (4, True)]
-    without = BoardReader(cal, replace(ReaderConfig(), cocked_side_excess=math.inf))(image)
+    without = BoardReader(cal, replace(ReaderConfig(), cocked_side_excess=math.inf, tipped_pip_aspect=0.0))(image)
     assert sorted((d["value"], d["flat"]) for d in without["dice"]) == [(4, True), (4, True)]  # the miss this fixture keeps
+    for test in ({"cocked_side_excess": math.inf}, {"tipped_pip_aspect": 0.0}):  # either test alone finds it
+        alone = BoardReader(cal, replace(ReaderConfig(), **test))(image)
+        assert sorted((d["value"], d["flat"]) for d in alone["dice"]) == [(4, False), (4, True)]
     reading = BoardReader(cal)(image)
     assert sorted((d["value"], d["flat"]) for d in reading["dice"]) == [(4, False), (4, True)]
     assert reading["points"] == want["points"] and reading["bar"] == want["bar"]
+
+
+def test_a_die_tipped_toward_the_camera_is_found_cocked_by_its_top_s_pips() -> None:
+    """A 4 leaning on the frame's wall (Blender seed 2026123580, ``tests/data/vision_blender_tipped_top``, frame 4)
+    is tipped toward the camera by about the camera's own angle there: it shows its top face on and no side
+    face, so its outline is a flat die's. But a flat die's top lies parallel to the board and is seen square
+    on the canonical image; this one's corner pips make a rectangle (short over long 0.91): it is tipped."""
+    folder, truth = _fixture("vision_blender_tipped_top")
+    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
+    image, want = read_image(folder / "frame04.jpg"), truth["frame04.jpg"]["reading"]
+    assert sorted((d["value"], d["flat"]) for d in want["dice"]) == [(1, True), (4, False)]
+    without = BoardReader(cal, replace(ReaderConfig(), tipped_pip_aspect=0.0))(image)
+    assert sorted((d["value"], d["flat"]) for d in without["dice"]) == [(1, True), (4, True)]  # the miss this fixture keeps
+    reading = BoardReader(cal)(image)
+    assert sorted((d["value"], d["flat"]) for d in reading["dice"]) == [(1, True), (4, False)]
+    assert reading["points"] == want["points"]
+
+
+def test_a_flat_die_whose_outline_reaches_too_far_is_kept_flat_by_its_square_of_pips() -> None:
+    """A flat 5 (Blender seed 2026124580, ``tests/data/vision_blender_square_top``, frame 9) shows a side face lit
+    like its top, with soft edges: its outline reaches 1.5 mm farther along one side than a flat die's may.
+    Its corner pips make a square, and no face shows beyond the top they place: it is flat."""
+    folder, truth = _fixture("vision_blender_square_top")
+    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
+    image, want = read_image(folder / "frame09.jpg"), truth["frame09.jpg"]["reading"]
+    assert sorted((d["value"], d["flat"]) for d in want["dice"]) == [(5, True), (5, True)]
+    without = BoardReader(cal, replace(ReaderConfig(), square_pip_aspect=math.inf))(image)
+    assert sorted((d["value"], d["flat"]) for d in without["dice"]) == [(5, False), (5, True)]  # the miss this fixture keeps
+    reading = BoardReader(cal)(image)
+    assert sorted((d["value"], d["flat"]) for d in reading["dice"]) == [(5, True), (5, True)]
+    assert reading["points"] == want["points"]
 
 
 def test_rims_vouch_for_a_cluster_of_stacks_the_dim_lamp_leaves_poorly_explained() -> None:

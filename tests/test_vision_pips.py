@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.pips import PipConfig, place_contrast, read_pips
+from vision.pips import PipConfig, pip_sides, place_contrast, read_pips
 from vision.render import DIE_WHITE, _paint_face
 
 PPM = 3.0  # px per mm of the painted faces
@@ -14,13 +14,14 @@ KEEP = 0.95  # the board reader crops this share of the die's edge
 
 
 def _face(value: int, seed: int, colour: tuple[float, float, float] = DIE_WHITE, blur: float = 0.0,
-          shift: tuple[float, float] = (0.0, 0.0), side: int = 48) -> np.ndarray:
-    """An upright crop of a painted 16 mm die face, ``shift`` mm off its centre, with sensor noise."""
+          shift: tuple[float, float] = (0.0, 0.0), side: int = 48, squash: float = 1.0) -> np.ndarray:
+    """An upright crop of a painted 16 mm die face, ``shift`` mm off its centre, with sensor noise; ``squash``
+    foreshortens it across its turn (a tipped die's top)."""
     rng = np.random.default_rng(seed)
     canvas = np.empty((40 * int(PPM), 40 * int(PPM), 3), np.float32)
     canvas[:] = (0.35, 0.25, 0.18)  # walnut
     turn = 90.0 * int(rng.integers(4)) + float(rng.uniform(-2, 2))
-    _paint_face(canvas, (20.0, 20.0), turn, 16.0, 16.0, value, colour, PPM, 45.0)
+    _paint_face(canvas, (20.0, 20.0), turn, 16.0, 16.0 * squash, value, colour, PPM, 45.0)
     img = np.clip(canvas * 255 + rng.normal(0, 3, canvas.shape), 0, 255).astype(np.uint8)
     if blur:
         img = cv2.GaussianBlur(img, (0, 0), blur * PPM)
@@ -73,3 +74,32 @@ def test_a_glint_on_an_empty_place_is_no_pip(value: int) -> None:
     cfg = PipConfig()
     assert place_contrast(glint, cfg)[:, 5].max() < cfg.min_contrast  # the glint's place stands out no more than the face
     assert place_contrast(glint, PipConfig(dark_pips=False))[:, 5].min() > 4 * cfg.min_contrast  # as a pip would
+
+
+def _aspect(sides: tuple[float, float] | None) -> float:
+    assert sides is not None
+    return min(sides) / max(sides)
+
+
+@pytest.mark.parametrize("value", (4, 5, 6))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_flat_top_s_corner_pips_make_a_square(value: int, seed: int) -> None:
+    # as a flat die's top is seen on the canonical image: also soft, and cropped off its centre by up to half
+    # the step the board reader slides its crop by (ReaderConfig.face_search_step, 1.5 mm)
+    for blur, shift in ((0.0, (0.0, 0.0)), (0.35, (0.0, 0.0)), (0.35, (0.75, -0.75))):
+        assert _aspect(pip_sides(_face(value, 20 * seed + value, blur=blur, shift=shift), value)) > 0.97, (blur, shift)
+
+
+@pytest.mark.parametrize("value", (4, 5, 6))
+@pytest.mark.parametrize("squash", (0.85, 0.9))
+def test_a_tipped_top_s_corner_pips_make_a_rectangle(value: int, squash: float) -> None:
+    # a cocked die's top is foreshortened along its tilt: the square's sides tell by how much
+    aspect = _aspect(pip_sides(_face(value, 30 + value, blur=0.35, squash=squash), value))
+    assert abs(aspect - squash) < 0.03
+    assert aspect < 0.95  # ReaderConfig.square_pip_aspect calls it tipped
+
+
+def test_faces_without_a_square_of_pips_give_none() -> None:
+    for value in (1, 2, 3):
+        assert pip_sides(_face(value, 40 + value), value) is None
+    assert pip_sides(np.full((48, 48, 3), 230, np.uint8), 4) is None  # no pips at all

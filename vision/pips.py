@@ -67,8 +67,8 @@ def _median_u8(channel: NDArray[np.uint8]) -> np.float32:
     return np.float32((int(np.searchsorted(cumulative, n // 2)) + upper) / 2)
 
 
-def place_contrast(face: Image, cfg: PipConfig = PipConfig()) -> NDArray[np.float32]:
-    """(pitches, 9) how far each grid place's colour is from the face's, for each pitch tried."""
+def _contrast_map(face: Image, cfg: PipConfig) -> NDArray[np.float32]:
+    """How far each pixel's colour is from the face's (Lab, smoothed to about a pip's radius)."""
     side = face.shape[0]
     lightness, a, b = cv2.split(cv2.cvtColor(face, cv2.COLOR_BGR2LAB))
     # the face's colour is each channel's median: pips cover a sixth of a face at most
@@ -78,7 +78,17 @@ def place_contrast(face: Image, cfg: PipConfig = PipConfig()) -> NDArray[np.floa
     da = a.astype(np.float32) - _median_u8(a)
     db = b.astype(np.float32) - _median_u8(b)
     dist = np.sqrt(dl * dl + da * da + db * db)
-    smooth = cv2.GaussianBlur(dist, (0, 0), max(0.5, side * cfg.sigma))
+    return cv2.GaussianBlur(dist, (0, 0), max(0.5, side * cfg.sigma))
+
+
+def place_contrast(face: Image, cfg: PipConfig = PipConfig()) -> NDArray[np.float32]:
+    """(pitches, 9) how far each grid place's colour is from the face's, for each pitch tried."""
+    return _at_places(_contrast_map(face, cfg), cfg)
+
+
+def _at_places(smooth: NDArray[np.float32], cfg: PipConfig) -> NDArray[np.float32]:
+    """(pitches, 9) the contrast map's highest value near each grid place, for each pitch tried."""
+    side = smooth.shape[0]
     k = max(1, int(round(side * cfg.reach))) * 2 + 1
     near = cv2.dilate(smooth, np.ones((k, k), np.uint8))  # a pip a little off its place still counts
     rows, cols = _places(side, cfg)
@@ -112,3 +122,53 @@ def read_pips(face: Image, cfg: PipConfig = PipConfig()) -> tuple[int | None, fl
     runner = float(np.delete(margins, value).max())
     sure = min(best, best - runner) if np.isfinite(runner) else best
     return value, float(np.clip(sure / cfg.sure_margin, 0.0, 1.0)), best
+
+
+_CORNER_SIDES = ((0, 2), (6, 8), (0, 6), (2, 8))  # the pip layout's sides: two across, two down
+
+
+def pip_sides(face: Image, value: int, cfg: PipConfig = PipConfig()) -> tuple[float, float] | None:
+    """How long (crop pixels) the square of a face's four corner pips is across and down, for a face read as
+    ``value`` 4, 5 or 6 (the others have no such square); None if a corner pip is not seen.
+
+    Each corner pip is placed at the centre of its darkness near the grid place of the layout and pitch that
+    fit the face best. The lengths are the sides', not their spans along the crop's axes, so a crop turned a
+    little off the die does not change them. A face parallel to the board is seen square on the canonical
+    image whatever the camera's height; a tipped one is foreshortened along its tilt."""
+    if value not in (4, 5, 6) or face.ndim != 3 or face.shape[0] < 12:
+        return None
+    side = face.shape[0]
+    smooth = _contrast_map(face, cfg)
+    contrast = _at_places(smooth, cfg)  # (pitches, 9)
+    best, place = -np.inf, None
+    for v, pips in LAYOUTS:
+        if v != value:
+            continue
+        mask = np.array([k in pips for k in range(9)])
+        fit = contrast[:, mask].min(axis=1) - contrast[:, ~mask].max(axis=1)  # per pitch
+        if float(fit.max()) > best:
+            best, place = float(fit.max()), int(np.argmax(fit))
+    if place is None:
+        return None
+    rows, cols = _places(side, cfg)
+    reach = side * (cfg.pitches[place] / cfg.face_share) / 2  # half-way to the next grid place
+    pip = max(2, int(round(side * cfg.sigma * 1.5)))  # about a pip's radius
+    # pips are the contrast's peaks off the crop's edge (past a face's edge the board is darker, and no pip)
+    peaks = (smooth == cv2.dilate(smooth, np.ones((3, 3), np.uint8))) & (smooth >= cfg.min_contrast)
+    peaks[:pip, :] = peaks[-pip:, :] = peaks[:, :pip] = peaks[:, -pip:] = False
+    pr, pc = np.nonzero(peaks)
+    centres = {}
+    for k in (0, 2, 6, 8):
+        gap = np.hypot(pr - rows[place, k], pc - cols[place, k])
+        if not len(gap) or gap.min() > reach:
+            return None
+        r, c = int(pr[np.argmin(gap)]), int(pc[np.argmin(gap)])  # the peak nearest its grid place
+        # its centre is weighed over its own disc only, so a neighbouring pip does not pull it
+        r0, c0 = max(0, r - pip), max(0, c - pip)
+        disc = smooth[r0:r + pip + 1, c0:c + pip + 1]
+        weight = np.maximum(disc - 0.5 * float(smooth[r, c]), 0.0)
+        total = float(weight.sum())
+        ys, xs = np.mgrid[r0:r0 + disc.shape[0], c0:c0 + disc.shape[1]]
+        centres[k] = np.array([float((xs * weight).sum()) / total, float((ys * weight).sum()) / total])
+    lengths = [float(np.linalg.norm(centres[a] - centres[b])) for a, b in _CORNER_SIDES]
+    return (lengths[0] + lengths[1]) / 2, (lengths[2] + lengths[3]) / 2

@@ -27,7 +27,7 @@ from vision.dice import fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import START_POINTS, BoardGeometry, Layout, checker_centre, half_of, point_axis, side_of, surface_height
 from vision.numerals import numeral_mask
-from vision.pips import read_pips
+from vision.pips import pip_sides, read_pips
 from vision.pose import Viewpoint, viewpoint
 from vision.profiles import (
     ColourClass,
@@ -974,6 +974,33 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
     return best
 
 
+def pip_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace) -> float | None:
+    """Short over long side of the square the corner pips of a top face read on the nominal square make
+    (faces 4, 5 and 6; None for the others or when a corner pip is not seen). A flat die's top lies parallel
+    to the board and is seen square on the canonical image, whatever the camera's height; a cocked die's
+    is foreshortened along its tilt, unless it is tipped toward the camera by about the viewing angle."""
+    if face.value is None:
+        return None
+    side = cfg.geometry.die_edge * cfg.px_per_mm * cfg.pips.face_share
+    angle = cv2.minAreaRect(footprint.contour)[2]
+    sides = pip_sides(_crop(raw, face.centre, (side, side), angle, cfg.die_crop_px), face.value, cfg.pips)
+    return None if sides is None else min(sides) / max(sides)
+
+
+def tipped_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
+                       centre: tuple[float, float], on_board: bool) -> bool:
+    """Whether a die whose top a square face reads (``face``) is cocked all the same: a face shows beyond
+    that top (:func:`past_flat_die`); or, on the board (``on_board``: past the outline the table lies beyond
+    a die), a face of its own colour too dim for the white test shows past its top where a flat die's cannot
+    (:func:`past_side_faces`); or the top's corner pips make no square (:func:`pip_square`)."""
+    if past_flat_die(cfg, footprint, face.centre, view, centre) > cfg.cocked_far_excess:
+        return True
+    if on_board and past_side_faces(cfg, raw, footprint, face.centre, view, centre) > cfg.cocked_side_excess:
+        return True
+    aspect = pip_square(cfg, raw, footprint, face)
+    return aspect is not None and aspect < cfg.tipped_pip_aspect
+
+
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
              at: tuple[float, float] | None = None) -> dict[str, Any]:
     """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped).
@@ -982,22 +1009,25 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
     centre = blob.centre if at is None else at
     flat = is_flat(cfg, blob, view, centre)
     face = read_top_face(cfg, raw, footprint, flat)
+    if not flat and not blob.narrow(cfg):
+        # its outline reaches past a flat die's; but if the top's pips make a square and no face shows
+        # beyond where they put the top, the outline measured shade or a lift misjudged by the camera's height
+        square = read_top_face(cfg, raw, footprint, True)
+        aspect = pip_square(cfg, raw, footprint, square)
+        if aspect is not None and aspect >= cfg.square_pip_aspect and not tipped_past_square(cfg, raw, footprint, square, view, centre, at is None):
+            face, flat = square, True
     if flat and face.value is None and blob.fill >= cfg.unread_min_fill:
         # a clean light rectangle no square face reads, but a foreshortened one does surely: a cocked die
         # whose side face is lit like its top, the two taken for one square (a copper highlight is no clean one)
         tipped = read_top_face(cfg, raw, footprint, False)
         if tipped.confidence >= cfg.tipped_retry_confidence:
             face, flat = tipped, False
-    elif flat and face.value is not None and past_flat_die(cfg, footprint, face.centre, view, centre) > cfg.cocked_far_excess:
-        flat = False  # its top looks square, yet a face shows beyond it
+    elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None):
+        flat = False
         if face.confidence < cfg.square_sure_confidence:  # a square face read unsurely: the top may be foreshortened
             tipped = read_top_face(cfg, raw, footprint, False)
             if tipped.value is not None and tipped.margin > face.margin:
                 face = tipped
-    elif flat and face.value is not None and at is None and past_side_faces(cfg, raw, footprint, face.centre, view, centre) > cfg.cocked_side_excess:
-        # a face of its own colour, too dim for the white test, shows past its top where a flat die's cannot
-        # (not asked past the outline, where the table lies beyond a die, not the board)
-        flat = False
     value, conf = face.value, face.confidence
     return {
         "value": value,
