@@ -348,6 +348,22 @@ def test_a_flat_die_whose_outline_reaches_too_far_is_kept_flat_by_its_square_of_
     assert reading["points"] == want["points"]
 
 
+def test_the_top_of_a_die_tipped_away_from_the_camera_is_the_face_farther_from_it() -> None:
+    """A 5 leaning on a checker (Blender seed 2026119570, ``tests/data/vision_blender_far_top``, frame 4) is tipped
+    away from the camera: its raised side face, a 1, faces the camera and is seen as large as the top, and its
+    one pip fits better than the foreshortened 5. Every side face the camera sees lies between the top and the
+    camera's foot, so the face farther from the foot that reads another value well is the top."""
+    folder, truth = _fixture("vision_blender_far_top")
+    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
+    image, want = read_image(folder / "frame04.jpg"), truth["frame04.jpg"]["reading"]
+    assert sorted((d["value"], d["flat"]) for d in want["dice"]) == [(2, True), (5, False)]
+    without = BoardReader(cal, replace(ReaderConfig(), top_face_apart=math.inf))(image)
+    assert sorted((d["value"], d["flat"]) for d in without["dice"]) == [(1, False), (2, True)]  # the miss this fixture keeps
+    reading = BoardReader(cal)(image)
+    assert sorted((d["value"], d["flat"]) for d in reading["dice"]) == [(2, True), (5, False)]
+    assert reading["points"] == want["points"]
+
+
 def test_rims_vouch_for_a_cluster_of_stacks_the_dim_lamp_leaves_poorly_explained() -> None:
     """Under the same dim lamp (frame 2) the five stacks of points 2 to 7 touch. Their colours fit so poorly
     that point 2 was judged covered, and then, as beside anything that covers a point, its neighbours too:

@@ -116,8 +116,9 @@ class ReaderConfig:
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre
     cocked_face_shares: tuple[float, ...] = (0.8, 0.9)  # a cocked die's top face is foreshortened to these shares of its edge
-    tipped_retry_confidence: float = 0.5  # a die no square face reads is cocked when a foreshortened face reads this surely
-    square_sure_confidence: float = 0.9  # a die found cocked past its square top keeps that top's value only if read this surely
+    top_face_apart: float = 3.0  # mm farther from the camera's foot that a face reading another value is the top ...
+    top_face_share: float = 0.6  # ... when its pips fit at least this share as well (a crop past a die's edge fits corner pips)
+    tipped_retry_confidence: float = 0.3  # a die no square face reads is cocked when a foreshortened face reads this surely
     alike_distance: float = 4.5  # inlay and leather closer than this (in class spreads) cannot be told apart: a checker 8 mm
     # above the leather catches the lamp differently (a warm lamp's hotspot put the same leather 3.1 apart; Blender tuning seed)
     alike_kind_distance: float = 9.0  # a point of the inlay's own kind of leather (parted from the other kind by the widest gap) may lie this far

@@ -946,32 +946,45 @@ class TopFace(NamedTuple):
     centre: tuple[float, float]  # pixels of the footprint's contour
 
 
-def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: bool) -> TopFace:
-    """The face-sized rectangle in a die's footprint whose pips best fit a die face.
+def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: bool, away: NDArray[np.float64]) -> TopFace:
+    """The face-sized rectangle in a die's footprint whose pips best fit a die face, and which is its top.
 
     Under a tilted camera a flat die's side faces show beside its top, light and with pips of their
     own, and a cocked die's footprint is its foreshortened top and a side face; so the rectangle
     slides over the footprint instead of trusting its centre. A flat die's face is the nominal
     square; a cocked die's is foreshortened along either side of the footprint.
+
+    Every side face the camera sees faces it, so lies between the top and the camera's foot: when a
+    rectangle farther from the foot (``away``, the unit direction from it to the die on the canonical
+    plane) by ``top_face_apart`` reads another value surely, that is the top. A die tipped away from the
+    camera shows its raised side face as large as its top, and its pips may fit better.
     """
     (cx, cy), (w, h), ang = cv2.minAreaRect(footprint.contour)
     edge = cfg.geometry.die_edge * cfg.px_per_mm
-    faces = [(edge, edge)] if flat else [f for c in cfg.cocked_face_shares for f in ((edge, edge * c), (edge * c, edge))]
+    faces = [(edge, edge)] + ([] if flat else [f for c in cfg.cocked_face_shares for f in ((edge, edge * c), (edge * c, edge))])
     theta = np.deg2rad(ang)
     axes = (np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)]))
     step = cfg.face_search_step * cfg.px_per_mm
     best = TopFace(None, 0.0, -np.inf, (cx, cy))
+    read: list[tuple[float, TopFace]] = []  # how far from the camera's foot (mm), and what
     for face in faces:
         size = (face[0] * cfg.pips.face_share, face[1] * cfg.pips.face_share)
         offsets = [np.linspace(-s, s, 2 * int(np.ceil(s / step)) + 1) if s > 0 else np.zeros(1)
                    for s in ((w - face[0]) / 2, (h - face[1]) / 2)]
         for a in offsets[0]:
             for b in offsets[1]:
-                centre = np.array([cx, cy]) + a * axes[0] + b * axes[1]
-                value, conf, margin = read_pips(_crop(raw, (float(centre[0]), float(centre[1])), size, ang, cfg.die_crop_px), cfg.pips)
+                shift = a * axes[0] + b * axes[1]
+                centre = (float(cx + shift[0]), float(cy + shift[1]))
+                value, conf, margin = read_pips(_crop(raw, centre, size, ang, cfg.die_crop_px), cfg.pips)
+                found = TopFace(value, conf, margin, centre)
+                read.append((float(shift @ away) / cfg.px_per_mm, found))
                 if margin > best.margin:
-                    best = TopFace(value, conf, margin, (float(centre[0]), float(centre[1])))
-    return best
+                    best = found
+    if best.value is None:
+        return best
+    beyond = max((f for d, f in read if f.value not in (None, best.value) and f.margin >= cfg.top_face_share * best.margin
+                  and d >= max(d for d, g in read if g is best) + cfg.top_face_apart), key=lambda f: f.margin, default=None)
+    return best if beyond is None else beyond
 
 
 def pip_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace) -> float | None:
@@ -1007,27 +1020,28 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
     ``at`` is the blob's centre in canonical mm when ``raw`` is another window than the canonical image."""
     footprint = blob.grown or blob
     centre = blob.centre if at is None else at
+    away = np.asarray(centre, np.float64) - np.asarray(view.nadir, np.float64)
+    away /= max(float(np.linalg.norm(away)), 1e-9)  # from the camera's foot toward the die
     flat = is_flat(cfg, blob, view, centre)
-    face = read_top_face(cfg, raw, footprint, flat)
+    face = read_top_face(cfg, raw, footprint, flat, away)
     if not flat and not blob.narrow(cfg):
         # its outline reaches past a flat die's; but if the top's pips make a square and no face shows
         # beyond where they put the top, the outline measured shade or a lift misjudged by the camera's height
-        square = read_top_face(cfg, raw, footprint, True)
+        square = read_top_face(cfg, raw, footprint, True, away)
         aspect = pip_square(cfg, raw, footprint, square)
         if aspect is not None and aspect >= cfg.square_pip_aspect and not tipped_past_square(cfg, raw, footprint, square, view, centre, at is None):
             face, flat = square, True
     if flat and face.value is None and blob.fill >= cfg.unread_min_fill:
         # a clean light rectangle no square face reads, but a foreshortened one does surely: a cocked die
         # whose side face is lit like its top, the two taken for one square (a copper highlight is no clean one)
-        tipped = read_top_face(cfg, raw, footprint, False)
+        tipped = read_top_face(cfg, raw, footprint, False, away)
         if tipped.confidence >= cfg.tipped_retry_confidence:
             face, flat = tipped, False
     elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None):
         flat = False
-        if face.confidence < cfg.square_sure_confidence:  # a square face read unsurely: the top may be foreshortened
-            tipped = read_top_face(cfg, raw, footprint, False)
-            if tipped.value is not None and tipped.margin > face.margin:
-                face = tipped
+        tipped = read_top_face(cfg, raw, footprint, False, away)  # the top may be foreshortened, or lie past a side face
+        if tipped.value is not None:
+            face = tipped
     value, conf = face.value, face.confidence
     return {
         "value": value,
