@@ -296,6 +296,23 @@ def test_a_cocked_die_whose_side_face_is_lit_like_its_top_is_read() -> None:
     assert reading["points"] == truth["points"]
 
 
+Dice = list[tuple[int | None, bool]]
+
+
+def _dice(reading: dict[str, Any]) -> Dice:
+    return sorted((d["value"], d["flat"]) for d in reading["dice"])
+
+
+def _dice_kept_and_mended(name: str, frame: str, *offs: dict[str, float]) -> tuple[Dice, list[Dice], dict[str, Any], dict[str, Any]]:
+    """A dice fixture's true dice (value, flat), those read with each of ``offs`` (settings that switch a test off:
+    the miss the fixture keeps), and the reading with the default settings and the frame's truth."""
+    folder, truth = _fixture(name)
+    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
+    image, want = read_image(folder / frame), truth[frame]["reading"]
+    without = [_dice(BoardReader(cal, replace(ReaderConfig(), **off))(image)) for off in offs]
+    return _dice(want), without, BoardReader(cal)(image), want
+
+
 def test_a_cocked_die_whose_side_face_is_too_dim_for_the_white_test_is_found_cocked() -> None:
     """Under a dim lamp (Blender seed 2026126400, ``tests/data/vision_blender_dim_cluster``, frame 3) a 4
     leans on a checker beside a flat 4. Its raised side face is the die's grey in shade: too dim to join
@@ -303,18 +320,14 @@ def test_a_cocked_die_whose_side_face_is_too_dim_for_the_white_test_is_found_coc
     top where a flat die's parallax shows none: it is cocked (its top's corner pips make a rectangle too,
     so both tests are switched off to keep the miss). The flat 4, whose shaded side faces lie where
     parallax puts them, stays flat."""
-    folder, truth = _fixture("vision_blender_dim_cluster")
-    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
-    image, want = read_image(folder / "frame03.jpg"), truth["frame03.jpg"]["reading"]
-    assert sorted((d["value"], d["flat"]) for d in want["dice"]) == [(4, False), (4, True)]
-    without = BoardReader(cal, replace(ReaderConfig(), cocked_side_excess=math.inf, tipped_pip_aspect=0.0))(image)
-    assert sorted((d["value"], d["flat"]) for d in without["dice"]) == [(4, True), (4, True)]  # the miss this fixture keeps
-    for test in ({"cocked_side_excess": math.inf}, {"tipped_pip_aspect": 0.0}):  # either test alone finds it
-        alone = BoardReader(cal, replace(ReaderConfig(), **test))(image)
-        assert sorted((d["value"], d["flat"]) for d in alone["dice"]) == [(4, False), (4, True)]
-    reading = BoardReader(cal)(image)
-    assert sorted((d["value"], d["flat"]) for d in reading["dice"]) == [(4, False), (4, True)]
-    assert reading["points"] == want["points"] and reading["bar"] == want["bar"]
+    both: dict[str, float] = {"cocked_side_excess": math.inf, "tipped_pip_aspect": 0.0}
+    want, without, reading, truth = _dice_kept_and_mended("vision_blender_dim_cluster", "frame03.jpg", both,
+                                                          {"cocked_side_excess": math.inf}, {"tipped_pip_aspect": 0.0})
+    assert want == [(4, False), (4, True)]
+    assert without[0] == [(4, True), (4, True)]  # the miss this fixture keeps
+    assert without[1] == without[2] == want  # either test alone finds it
+    assert _dice(reading) == want
+    assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
 
 
 def test_a_die_tipped_toward_the_camera_is_found_cocked_by_its_top_s_pips() -> None:
@@ -322,30 +335,20 @@ def test_a_die_tipped_toward_the_camera_is_found_cocked_by_its_top_s_pips() -> N
     is tipped toward the camera by about the camera's own angle there: it shows its top face on and no side
     face, so its outline is a flat die's. But a flat die's top lies parallel to the board and is seen square
     on the canonical image; this one's corner pips make a rectangle (short over long 0.91): it is tipped."""
-    folder, truth = _fixture("vision_blender_tipped_top")
-    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
-    image, want = read_image(folder / "frame04.jpg"), truth["frame04.jpg"]["reading"]
-    assert sorted((d["value"], d["flat"]) for d in want["dice"]) == [(1, True), (4, False)]
-    without = BoardReader(cal, replace(ReaderConfig(), tipped_pip_aspect=0.0))(image)
-    assert sorted((d["value"], d["flat"]) for d in without["dice"]) == [(1, True), (4, True)]  # the miss this fixture keeps
-    reading = BoardReader(cal)(image)
-    assert sorted((d["value"], d["flat"]) for d in reading["dice"]) == [(1, True), (4, False)]
-    assert reading["points"] == want["points"]
+    want, without, reading, truth = _dice_kept_and_mended("vision_blender_tipped_top", "frame04.jpg", {"tipped_pip_aspect": 0.0})
+    assert want == [(1, True), (4, False)]
+    assert without[0] == [(1, True), (4, True)]  # the miss this fixture keeps
+    assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
 def test_a_flat_die_whose_outline_reaches_too_far_is_kept_flat_by_its_square_of_pips() -> None:
     """A flat 5 (Blender seed 2026124580, ``tests/data/vision_blender_square_top``, frame 9) shows a side face lit
     like its top, with soft edges: its outline reaches 1.5 mm farther along one side than a flat die's may.
     Its corner pips make a square, and no face shows beyond the top they place: it is flat."""
-    folder, truth = _fixture("vision_blender_square_top")
-    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
-    image, want = read_image(folder / "frame09.jpg"), truth["frame09.jpg"]["reading"]
-    assert sorted((d["value"], d["flat"]) for d in want["dice"]) == [(5, True), (5, True)]
-    without = BoardReader(cal, replace(ReaderConfig(), square_pip_aspect=math.inf))(image)
-    assert sorted((d["value"], d["flat"]) for d in without["dice"]) == [(5, False), (5, True)]  # the miss this fixture keeps
-    reading = BoardReader(cal)(image)
-    assert sorted((d["value"], d["flat"]) for d in reading["dice"]) == [(5, True), (5, True)]
-    assert reading["points"] == want["points"]
+    want, without, reading, truth = _dice_kept_and_mended("vision_blender_square_top", "frame09.jpg", {"square_pip_aspect": math.inf})
+    assert want == [(5, True), (5, True)]
+    assert without[0] == [(5, False), (5, True)]  # the miss this fixture keeps
+    assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
 def test_the_top_of_a_die_tipped_away_from_the_camera_is_the_face_farther_from_it() -> None:
@@ -353,15 +356,10 @@ def test_the_top_of_a_die_tipped_away_from_the_camera_is_the_face_farther_from_i
     away from the camera: its raised side face, a 1, faces the camera and is seen as large as the top, and its
     one pip fits better than the foreshortened 5. Every side face the camera sees lies between the top and the
     camera's foot, so the face farther from the foot that reads another value well is the top."""
-    folder, truth = _fixture("vision_blender_far_top")
-    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
-    image, want = read_image(folder / "frame04.jpg"), truth["frame04.jpg"]["reading"]
-    assert sorted((d["value"], d["flat"]) for d in want["dice"]) == [(2, True), (5, False)]
-    without = BoardReader(cal, replace(ReaderConfig(), top_face_apart=math.inf))(image)
-    assert sorted((d["value"], d["flat"]) for d in without["dice"]) == [(1, False), (2, True)]  # the miss this fixture keeps
-    reading = BoardReader(cal)(image)
-    assert sorted((d["value"], d["flat"]) for d in reading["dice"]) == [(2, True), (5, False)]
-    assert reading["points"] == want["points"]
+    want, without, reading, truth = _dice_kept_and_mended("vision_blender_far_top", "frame04.jpg", {"top_face_apart": math.inf})
+    assert want == [(2, True), (5, False)]
+    assert without[0] == [(1, False), (2, True)]  # the miss this fixture keeps
+    assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
 def test_rims_vouch_for_a_cluster_of_stacks_the_dim_lamp_leaves_poorly_explained() -> None:
