@@ -10,7 +10,7 @@ from vision.calibrate import calibrate
 from vision.config import CalibrationConfig, ReaderConfig
 from vision.geometry import Layout
 from vision.pose import Viewpoint
-from vision.read import BoardReader, _neighbours, covered_points, layer_steps, overcounted, rims_fill, rims_vouch
+from vision.read import BoardReader, _neighbours, covered_points, extra_checkers, layer_steps, overcounted, rims_fill, rims_vouch
 from vision.render import random_scene, random_setup, render, with_arm
 
 
@@ -55,6 +55,28 @@ def test_a_colour_read_with_more_than_fifteen_checkers_loses_its_worst_explained
     assert overcounted(counts, fits) == []
     counts[3] = None  # an unread point counts for nothing
     assert overcounted(counts, fits) == []
+
+
+def test_a_sixteenth_checker_backed_far_less_than_any_other_is_taken_off_its_point() -> None:
+    """Read on two Blender frames: a colour's sixteenth checker was a point's last, which explained it 11 and 6.6
+    (log-likelihood) better than one fewer, against 330 and 525 for every other point's last checker."""
+    cfg = ReaderConfig()
+    counts: list[int | None] = [0] * 24
+    counts[7], counts[8], counts[22] = 5, 6, 5  # dark: 16
+    counts[3], counts[5] = -1, -2
+    gains = np.full(24, np.inf)
+    gains[7], gains[8], gains[22], gains[3], gains[5] = 553.8, 330.2, 11.1, 153.9, 258.7
+    assert extra_checkers(cfg, counts, gains.copy()) == [22]
+    close = gains.copy()
+    close[8] = 40.0  # another point's last checker is nearly as weak: no telling which is extra
+    assert extra_checkers(cfg, counts, close) == []
+    strong = gains.copy()
+    strong[22] = 2 * cfg.extra_checker_gain  # even the weakest is backed well: leave it to overcounted()
+    assert extra_checkers(cfg, counts, strong) == []
+    counts[22] = 6  # two too many: one checker at most comes off a point, and no other stands out
+    assert extra_checkers(cfg, counts, gains.copy()) == [22]
+    counts[22], counts[8] = 5, None  # ten (an unread point counts for nothing): nothing taken off
+    assert extra_checkers(cfg, counts, gains.copy()) == []
 
 
 def test_a_tall_point_with_every_ring_seen_leaves_the_rims_free_to_vouch_for_its_neighbours() -> None:
