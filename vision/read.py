@@ -854,7 +854,7 @@ def flat_die_top(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float]
 
 def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[float, float] | None = None) -> bool:
     """Whether a die lies flat by its outline (``centre`` in canonical mm, the blob's own by default);
-    :func:`past_flat_die` is the test once its pips have placed its top.
+    :func:`tipped_past_square` is the test once its pips have placed its top.
 
     Cocked when either holds:
 
@@ -868,8 +868,8 @@ def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[f
       never taken for a cocked die's.
 
     With one camera a die tipped toward the camera by about the viewing angle shows a square top and
-    no extra side, so it reads flat; the rules are set to rather miss a cocked die than call a flat one
-    cocked."""
+    no extra side, so its outline is a flat die's (its pips tell it: :func:`tipped_past_square`); the
+    rules are set to rather miss a cocked die than call a flat one cocked."""
     ppm = cfg.px_per_mm
     if blob.narrow(cfg):
         return False  # its light top face is too narrow for a flat die's: tilted
@@ -982,8 +982,9 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
 
     Every side face the camera sees faces it, so lies between the top and the camera's foot: when a
     rectangle farther from the foot (``away``, the unit direction from it to the die on the canonical
-    plane) by ``top_face_apart`` reads another value surely, that is the top. A die tipped away from the
-    camera shows its raised side face as large as its top, and its pips may fit better.
+    plane) by ``top_face_apart`` reads another value (adjacent faces never share one) nearly as well
+    (``top_face_share`` of the best fit), that is the top. A die tipped away from the camera shows its
+    raised side face as large as its top, and that face's pips may fit better.
     """
     (cx, cy), (w, h), ang = cv2.minAreaRect(footprint.contour)
     edge = cfg.geometry.die_edge * cfg.px_per_mm
@@ -991,8 +992,8 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
     theta = np.deg2rad(ang)
     axes = (np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)]))
     step = cfg.face_search_step * cfg.px_per_mm
-    best = TopFace(None, 0.0, -np.inf, (cx, cy))
-    read: list[tuple[float, TopFace]] = []  # how far from the camera's foot (mm), and what
+    best, best_at = TopFace(None, 0.0, -np.inf, (cx, cy)), 0.0
+    read: list[tuple[float, TopFace]] = []  # how far from the camera's foot (mm, from the footprint's centre), and what
     for face in faces:
         size = (face[0] * cfg.pips.face_share, face[1] * cfg.pips.face_share)
         offsets = [np.linspace(-s, s, 2 * int(np.ceil(s / step)) + 1) if s > 0 else np.zeros(1)
@@ -1002,15 +1003,15 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
                 shift = a * axes[0] + b * axes[1]
                 centre = (float(cx + shift[0]), float(cy + shift[1]))
                 value, conf, margin = read_pips(_crop(raw, centre, size, ang, cfg.die_crop_px), cfg.pips)
-                found = TopFace(value, conf, margin, centre)
-                read.append((float(shift @ away) / cfg.px_per_mm, found))
+                found, at = TopFace(value, conf, margin, centre), float(shift @ away) / cfg.px_per_mm
+                read.append((at, found))
                 if margin > best.margin:
-                    best = found
+                    best, best_at = found, at
     if best.value is None:
         return best
-    beyond = max((f for d, f in read if f.value not in (None, best.value) and f.margin >= cfg.top_face_share * best.margin
-                  and d >= max(d for d, g in read if g is best) + cfg.top_face_apart), key=lambda f: f.margin, default=None)
-    return best if beyond is None else beyond
+    beyond = [f for d, f in read if d >= best_at + cfg.top_face_apart and f.value not in (None, best.value)
+              and f.margin >= cfg.top_face_share * best.margin]
+    return max(beyond, key=lambda f: f.margin, default=best)
 
 
 def pip_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace) -> float | None:
