@@ -140,16 +140,10 @@ def pip_sides(face: Image, value: int, cfg: PipConfig = PipConfig()) -> tuple[fl
     side = face.shape[0]
     smooth = _contrast_map(face, cfg)
     contrast = _at_places(smooth, cfg)  # (pitches, 9)
-    best, place = -np.inf, None
-    for v, pips in LAYOUTS:
-        if v != value:
-            continue
-        mask = np.array([k in pips for k in range(9)])
-        fit = contrast[:, mask].min(axis=1) - contrast[:, ~mask].max(axis=1)  # per pitch
-        if float(fit.max()) > best:
-            best, place = float(fit.max()), int(np.argmax(fit))
-    if place is None:
-        return None
+    masks = _MASKS[_VALUES == value]  # (layouts of the value, 9)
+    on = np.where(masks[:, None, :], contrast[None], np.inf).min(axis=2)  # (layouts, pitches): the weakest pip place
+    off = np.where(masks[:, None, :], -np.inf, contrast[None]).max(axis=2)  # and the strongest empty place
+    place = int(np.argmax(on - off)) % contrast.shape[0]  # the pitch of the best fitting layout
     rows, cols = _places(side, cfg)
     reach = side * (cfg.pitches[place] / cfg.face_share) / 2  # half-way to the next grid place
     pip = max(2, int(round(side * cfg.sigma * 1.5)))  # about a pip's radius

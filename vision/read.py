@@ -1027,15 +1027,21 @@ def pip_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFac
     return None if sides is None else min(sides) / max(sides)
 
 
-def tipped_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
-                       centre: tuple[float, float], on_board: bool) -> bool:
-    """Whether a die whose top a square face reads (``face``) is cocked all the same: a face shows beyond
-    that top (:func:`past_flat_die`); or, on the board (``on_board``: past the outline the table lies beyond
-    a die), a face of its own colour too dim for the white test shows past its top where a flat die's cannot
-    (:func:`past_side_faces`); or the top's corner pips make no square (:func:`pip_square`)."""
+def face_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
+                     centre: tuple[float, float], on_board: bool) -> bool:
+    """Whether a face shows past the top a square face reads (``face``): beyond that top (:func:`past_flat_die`);
+    or, on the board (``on_board``: past the outline the table lies beyond a die), a face of its own colour too
+    dim for the white test, past its top where a flat die's cannot show (:func:`past_side_faces`)."""
     if past_flat_die(cfg, footprint, face.centre, view, centre) > cfg.cocked_far_excess:
         return True
-    if on_board and past_side_faces(cfg, raw, footprint, face.centre, view, centre) > cfg.cocked_side_excess:
+    return on_board and past_side_faces(cfg, raw, footprint, face.centre, view, centre) > cfg.cocked_side_excess
+
+
+def tipped_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
+                       centre: tuple[float, float], on_board: bool) -> bool:
+    """Whether a die whose top a square face reads (``face``) is cocked all the same: a face shows past that
+    top (:func:`face_past_square`), or the top's corner pips make no square (:func:`pip_square`)."""
+    if face_past_square(cfg, raw, footprint, face, view, centre, on_board):
         return True
     aspect = pip_square(cfg, raw, footprint, face)
     return aspect is not None and aspect < cfg.tipped_pip_aspect
@@ -1056,7 +1062,7 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         # beyond where they put the top, the outline measured shade or a lift misjudged by the camera's height
         square = read_top_face(cfg, raw, footprint, True, away)
         aspect = pip_square(cfg, raw, footprint, square)
-        if aspect is not None and aspect >= cfg.square_pip_aspect and not tipped_past_square(cfg, raw, footprint, square, view, centre, at is None):
+        if aspect is not None and aspect >= cfg.square_pip_aspect and not face_past_square(cfg, raw, footprint, square, view, centre, at is None):
             face, flat = square, True
     if flat and face.value is None and blob.fill >= cfg.unread_min_fill:
         # a clean light rectangle no square face reads, but a foreshortened one does surely: a cocked die
