@@ -15,11 +15,13 @@ from vision import BoardReader, CalibrationConfig, calibrate
 from vision.config import ReaderConfig
 from vision.geometry import START_POINTS, BoardGeometry, surface_height
 from vision.pose import Viewpoint
-from vision.read import WhiteBlob, _borrowed_shade, _face_turn, _square_centre, board_window, cube_past_outline, face_marked, past_flat_die
+import vision.read as read
+from vision.read import WhiteBlob, _borrowed_shade, _face_mask, _read_numeral, _square_centre, board_window, cube_past_outline, face_marked, face_square, past_flat_die
 from vision.render import DIE_CLEARANCE, random_scene, random_setup, render
 from vision.sources import read_image
 
-CUBE = Path(__file__).parent / "data" / "vision_blender_cube"
+DATA = Path(__file__).parent / "data"
+CUBE = DATA / "vision_blender_cube"
 
 
 def _reader_and_frame(base: int, setup_index: int, frame: int) -> tuple[BoardReader, np.ndarray, dict]:
@@ -150,11 +152,29 @@ def test_the_face_turn_is_its_squares_not_a_highlights() -> None:
         square = cv2.boxPoints(((size / 2, size / 2), (edge, edge), turn)).round().astype(np.int32)
         cv2.fillPoly(face, [square], 1)
         cv2.putText(face, "64", (int(size / 2 - edge / 3), int(size / 2 + edge / 6)), cv2.FONT_HERSHEY_DUPLEX, 0.6, 0, 2)
-        seen = _face_turn(cfg, face, (size / 2, size / 2))
-        assert seen is not None and abs((seen - turn + 45.0) % 90.0 - 45.0) <= 2.0
+        seen = face_square(cfg, face, (size / 2, size / 2))
+        assert seen is not None and abs((seen[0] - turn + 45.0) % 90.0 - 45.0) <= 2.0
     blob = np.zeros((size, size), np.uint8)
     cv2.ellipse(blob, (size // 2, size // 2), (int(edge), int(edge / 3)), 30, 0, 360, 1, -1)
-    assert _face_turn(cfg, blob, (size / 2, size / 2)) is None  # no square there
+    assert face_square(cfg, blob, (size / 2, size / 2)) is None  # no square there
+
+
+@pytest.mark.parametrize("name, value", [("pale64", 64), ("pale16", 16), ("bold64", 64)])
+def test_a_cube_numeral_is_matched_on_its_face_not_on_the_wood_around_it(name: str, value: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # patches of Blender frames (2026112590 setups 17 and 6, 2026112570 setup 12) where the cube lies on
+    # the frame: the dark wood past the face's edge outweighed a pale numeral, and a crop half off the face
+    # read 32; a bold numeral's ink is not filled by the closing and must still count
+    cfg = ReaderConfig().detail()
+    patch = read_image(DATA / "vision" / f"cube_{name}.png")
+    where = json.loads((DATA / "vision" / f"cube_{name}.json").read_text())
+    face = _face_mask(cfg, patch)
+    blob = WhiteBlob((0.0, 0.0), (20.0, 20.0), where["angle"], np.zeros((0, 1, 2), np.int32), (200.0, 128.0, 128.0), 1.0)
+    score, seen = _read_numeral(cfg, patch, face, blob, tuple(where["at"]))
+    assert seen == value and score >= 0.6
+    if name.startswith("pale"):  # the numeral matched on the whole crop, wood and all, as before
+        monkeypatch.setattr(read, "face_square", lambda *a: None)
+        old_score, _ = _read_numeral(cfg, patch, face, blob, tuple(where["at"]))
+        assert old_score < 0.4
 
 
 def test_a_cocked_die_whose_blob_holds_most_of_its_side_face_stays_cocked() -> None:

@@ -1273,9 +1273,9 @@ def _square_centres(cfg: ReaderConfig, face: NDArray[np.uint8], count: int) -> l
     return [(float(x), float(y)) for x, y in _densest_squares(face, edge, max(1, int(round(edge * cfg.cube_ring))), mid, count)]
 
 
-def _face_turn(cfg: ReaderConfig, face: NDArray[np.uint8], centre: tuple[float, float]) -> float | None:
-    """The turn (mod 90°) of the cube-sized light square at ``centre`` of the face mask, or None when
-    what lies there is no square (a blob's own outline is bent by highlights stuck to it)."""
+def face_square(cfg: ReaderConfig, face: NDArray[np.uint8], centre: tuple[float, float]) -> tuple[float, NDArray[np.uint8]] | None:
+    """The turn (mod 90°) and the pixels of the cube-sized light square at ``centre`` of the face mask, or
+    None when what lies there is no square (a blob's own outline is bent by highlights stuck to it)."""
     edge = cfg.geometry.cube_edge * cfg.px_per_mm
     filled = _morph(face, cv2.MORPH_CLOSE, cfg.cube_numeral_close, cfg.px_per_mm)  # the numerals' ink filled in
     n, labels = cv2.connectedComponents(filled)
@@ -1284,10 +1284,13 @@ def _face_turn(cfg: ReaderConfig, face: NDArray[np.uint8], centre: tuple[float, 
     if at == 0:
         return None
     contours = cv2.findContours((labels == at).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-    (_, (w, h), angle) = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    outline = max(contours, key=cv2.contourArea)
+    (_, (w, h), angle) = cv2.minAreaRect(outline)
     if not (1 - cfg.cube_square_tolerance) * edge <= min(w, h) <= max(w, h) <= (1 + cfg.cube_square_tolerance) * edge:
         return None
-    return (angle + 45.0) % 90.0 - 45.0
+    square = np.zeros_like(face)
+    cv2.fillConvexPoly(square, cv2.convexHull(outline), 1)  # with the ink the closing left out (a bold numeral's)
+    return (angle + 45.0) % 90.0 - 45.0, square
 
 
 def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob, bright: NDArray[np.uint8],
@@ -1362,14 +1365,19 @@ def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob
     templates = cube_templates(size, max(1, int(round(ppm))))
     best, best_face = -1.0, None
     turns = [(blob.angle + 45.0) % 90.0 - 45.0]  # the square's own turn (mod 90°): the numeral is upright in one of four
-    seen = _face_turn(cfg, face, (px, py))
-    if seen is not None and abs((seen - turns[0] + 45.0) % 90.0 - 45.0) > max(cfg.cube_angles):
-        turns.append(seen)  # the face's outline disagrees with the blob's: try both
+    square = face_square(cfg, face, (px, py))
+    if square is not None and abs((square[0] - turns[0] + 45.0) % 90.0 - 45.0) > max(cfg.cube_angles):
+        turns.append(square[0])  # the face's outline disagrees with the blob's: try both
+    span = (side * (size + 2 * margin) / size,) * 2
+
     def ink_at(angle: float) -> NDArray[np.float32]:
-        crop = _crop(patch, (px, py), (side * (size + 2 * margin) / size, side * (size + 2 * margin) / size), angle, size + 2 * margin)
+        crop = _crop(patch, (px, py), span, angle, size + 2 * margin)
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
         paper = float(np.percentile(grey, 90))
-        return np.clip((paper - grey) / max(paper * cfg.cube_ink_depth, 1.0), 0, 1).astype(np.float32)
+        ink = np.clip((paper - grey) / max(paper * cfg.cube_ink_depth, 1.0), 0, 1).astype(np.float32)
+        if square is not None:  # the wood or leather past the face's edge is no numeral's ink
+            ink *= _crop(square[1] * 255, (px, py), span, angle, size + 2 * margin) > 127
+        return ink
 
     def match(ink: NDArray[np.float32], k: int) -> float:
         return float(cv2.matchTemplate(ink, templates[k][1], cv2.TM_CCOEFF_NORMED).max())
