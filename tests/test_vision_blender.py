@@ -362,6 +362,27 @@ def test_the_top_of_a_die_tipped_away_from_the_camera_is_the_face_farther_from_i
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
+def test_a_tipped_tops_corner_pips_are_measured_where_a_foreshortened_read_puts_it() -> None:
+    """A 6 leaning on a checker (Blender seed 2026128590, ``tests/data/vision_blender_tipped_six``, frame 10): its
+    lit side face and its top were taken for one square, whose middle lies off the top, so a column of the top's
+    pips fell outside the square's place and the pips measured nothing. Measured where the foreshortened read
+    puts the top, they make a rectangle 0.87 as wide as long: cocked."""
+    want, without, reading, truth = _dice_kept_and_mended("vision_blender_tipped_six", "frame10.jpg", {"tipped_pip_aspect": 0.0})
+    assert want == [(2, True), (6, False)]
+    assert without[0] == [(2, True), (6, True)]  # the pips are what tell it
+    assert _dice(reading) == want and reading["points"] == truth["points"]
+
+
+def test_a_six_tipped_nearly_toward_the_camera_is_told_by_its_pips() -> None:
+    """A 6 leaning on a checker (Blender seed 2026131590, ``tests/data/vision_blender_steep_six``, frame 5) is tipped
+    toward the camera by about the viewing angle: its outline is a flat die's and its pips make a rectangle 0.956
+    as wide as long, where flat dice's measured 0.979 or more over 502 Blender dice."""
+    want, without, reading, truth = _dice_kept_and_mended("vision_blender_steep_six", "frame05.jpg", {"tipped_pip_aspect": 0.95})
+    assert want == [(3, True), (6, False)]
+    assert without[0] == [(3, True), (6, True)]  # the miss this fixture keeps
+    assert _dice(reading) == want and reading["points"] == truth["points"]
+
+
 def test_rims_vouch_for_a_cluster_of_stacks_the_dim_lamp_leaves_poorly_explained() -> None:
     """Under the same dim lamp (frame 2) the five stacks of points 2 to 7 touch. Their colours fit so poorly
     that point 2 was judged covered, and then, as beside anything that covers a point, its neighbours too:

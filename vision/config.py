@@ -109,7 +109,7 @@ class ReaderConfig:
     side_face_step: float = 0.5  # mm between the strips looked at
     side_face_chromaticity: float = 0.04  # a side face has the top's chromaticity (b, g, r over their sum) within this (L1)
     side_face_min_brightness: float = 0.35  # and at least this share of its brightness (the board past it is darker or coloured)
-    tipped_pip_aspect: float = 0.95  # a top whose corner pips make a rectangle narrower than this (short / long side) is tipped
+    tipped_pip_aspect: float = 0.965  # a top whose corner pips make a rectangle narrower than this (short / long side) is tipped
     square_pip_aspect: float = 0.95  # one whose make a square at least this close overrules an outline alone that calls it cocked
     # (flat dice's tops read 0.979 and up on 386 Blender dice; cocked ones' 0.86 to 1.0)
     cocked_side_excess: float = 1.25  # mm: a die's own colour reaching this far past any side face a flat die can show is a cocked die's

@@ -1038,12 +1038,17 @@ def face_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: 
 
 
 def tipped_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
-                       centre: tuple[float, float], on_board: bool) -> bool:
+                       centre: tuple[float, float], on_board: bool, away: NDArray[np.float64]) -> bool:
     """Whether a die whose top a square face reads (``face``) is cocked all the same: a face shows past that
-    top (:func:`face_past_square`), or the top's corner pips make no square (:func:`pip_square`)."""
+    top (:func:`face_past_square`), or the top's corner pips make no square (:func:`pip_square`), measured
+    where a foreshortened read puts the top when they are not all on the square's place (a tipped top's
+    pips lie to one side of where its side face and top, taken for one square, put them)."""
     if face_past_square(cfg, raw, footprint, face, view, centre, on_board):
         return True
     aspect = pip_square(cfg, raw, footprint, face)
+    if aspect is None and face.value in (4, 5, 6):
+        tipped = read_top_face(cfg, raw, footprint, False, away)
+        aspect = pip_square(cfg, raw, footprint, tipped._replace(value=face.value))
     return aspect is not None and aspect < cfg.tipped_pip_aspect
 
 
@@ -1070,7 +1075,7 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         tipped = read_top_face(cfg, raw, footprint, False, away)
         if tipped.confidence >= cfg.tipped_retry_confidence:
             face, flat = tipped, False
-    elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None):
+    elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None, away):
         flat = False
         tipped = read_top_face(cfg, raw, footprint, False, away)  # the top may be foreshortened, or lie past a side face
         if tipped.value is not None:
