@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from vision.board import BoardFinderConfig
 from vision.geometry import BoardGeometry
@@ -149,7 +150,12 @@ class ReaderConfig:
 
     def detail(self) -> ReaderConfig:
         """This configuration at the resolution dice and the cube are read at."""
-        return self if self.detail_px_per_mm == self.px_per_mm else replace(self, px_per_mm=self.detail_px_per_mm)
+        return _at_detail(self)
+
+
+@lru_cache(maxsize=8)
+def _at_detail(cfg: ReaderConfig) -> ReaderConfig:  # made once: a reading asks for it per die and cube
+    return cfg if cfg.detail_px_per_mm == cfg.px_per_mm else replace(cfg, px_per_mm=cfg.detail_px_per_mm)
 
 
 

@@ -96,7 +96,8 @@ def layer_steps(cfg: ReaderConfig, layout: Layout, view: Viewpoint) -> tuple[flo
     return tuple(steps.tolist())
 
 
-def point_label_tables(cfg: ReaderConfig, steps: tuple[float, ...]) -> list[tuple[NDArray[np.int64], NDArray[np.int64]]]:
+@lru_cache(maxsize=8)
+def point_label_tables(cfg: ReaderConfig, steps: tuple[float, ...]) -> tuple[tuple[NDArray[np.int64], NDArray[np.int64]], ...]:
     """The points grouped by their layer step (to ``layer_step_resolution`` mm): (point indices, label table)."""
     res = cfg.layer_step_resolution
     keys = np.round(np.asarray(steps) / res).astype(np.int64)
@@ -104,7 +105,7 @@ def point_label_tables(cfg: ReaderConfig, steps: tuple[float, ...]) -> list[tupl
     for k in np.unique(keys):
         geo = replace(cfg.geometry, layer_offset=float(k * res))
         out.append((np.nonzero(keys == k)[0], point_label_table(replace(cfg, geometry=geo))))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=8)
@@ -1507,10 +1508,11 @@ def check_frame(cfg: ReaderConfig, cal: Calibration, image: Image) -> None:
 
 def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | None = None,
                bands: list[tuple[float, Maps]] | None = None, detail: Maps | None = None,
-               detail_bands: list[tuple[float, Maps]] | None = None) -> dict[str, Any]:
+               detail_bands: list[tuple[float, Maps]] | None = None, view: Viewpoint | None = None) -> dict[str, Any]:
     """One board-spec reading (plus confidences and ``occluded``) of a calibrated frame (``maps`` and ``bands``:
     the canonical image's and the outline strips' warps, if already made; ``detail`` and ``detail_bands``: the
-    same at the resolution dice are read at, if made: else each die's and the cube's window is warped alone)."""
+    same at the resolution dice are read at, if made: else each die's and the cube's window is warped alone;
+    ``view``: the camera's viewpoint, if already worked out)."""
     check_frame(cfg, cal, image)
     maps = warp_maps(cfg, cal) if maps is None else maps
     raw = to_canonical(image, maps)
@@ -1527,7 +1529,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     skip_pts, skip_dark, skip_light = sample_mask(cfg, near_white, cal.layout)
     arm = arm_over_board(cfg, cal, lab, near_white)
     arm_pts, arm_dark, arm_light = (None, None, None) if arm is None else sample_mask(cfg, arm, cal.layout)
-    view = camera_view(cfg, cal)
+    view = camera_view(cfg, cal) if view is None else view
     rims = None
     if cfg.rim_weight > 0:
         rims = rim_evidence(cfg, cal, lab[..., 0], near_white if arm is None else near_white | arm)
@@ -1714,6 +1716,7 @@ class BoardReader:
         fine = self.cfg.detail()  # the same configuration when dice are read at the board's resolution
         self.detail = None if fine is self.cfg else warp_maps(fine, cal)
         self.detail_bands = None if fine is self.cfg else band_maps(fine, cal)
+        self.view = camera_view(self.cfg, cal)
 
     def __call__(self, image: Image) -> dict[str, Any]:
-        return read_board(self.cfg, self.cal, image, self.maps, self.bands, self.detail, self.detail_bands)
+        return read_board(self.cfg, self.cal, image, self.maps, self.bands, self.detail, self.detail_bands, self.view)
