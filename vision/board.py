@@ -84,13 +84,20 @@ class Lens:
         return c + d * (1 + self.k1 * r2) * self.norm
 
     def distort(self, pts: Points) -> Points:
-        c = np.asarray(self.centre)
-        u = (pts - c) / self.norm
-        rho2 = u[..., 0] ** 2 + u[..., 1] ** 2
-        scale = np.ones_like(rho2)
+        pts = np.asarray(pts, np.float64)
+        # per coordinate: numpy broadcasts over a last axis of 2 slowly
+        ux, uy = (pts[..., 0] - self.centre[0]) / self.norm, (pts[..., 1] - self.centre[1]) / self.norm
+        k1_rho2 = self.k1 * (ux**2 + uy**2)
+        scale, step = np.ones_like(k1_rho2), np.empty_like(k1_rho2)
         for _ in range(8):  # fixed point of d = u / (1 + k1 |d|^2), on the radial scale alone (d is along u)
-            scale = 1.0 / (1.0 + self.k1 * rho2 * scale * scale)
-        return c + u * scale[..., None] * self.norm
+            np.multiply(k1_rho2, scale, out=step)  # in place: a window's temporaries cost more than the sums
+            step *= scale
+            step += 1.0
+            np.divide(1.0, step, out=scale)
+        out = np.empty(pts.shape, np.float64)
+        out[..., 0] = self.centre[0] + ux * scale * self.norm
+        out[..., 1] = self.centre[1] + uy * scale * self.norm
+        return out
 
 
 def lamp_gains(cfg: BoardFinderConfig, image: Image) -> NDArray[np.float32]:
