@@ -1390,12 +1390,12 @@ def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob
 
     for turn in turns:
         # every numeral at the outline's own turn; then the small turns about it for the likeliest few only
-        # (a numeral that fits badly upright does not fit well 5° off it): a third of the matching
+        # (a numeral that fits badly upright does not fit well 5° off it), unless one already fits surely
         ink = ink_at(turn)
         scores = [match(ink, k) for k in range(len(templates))]
         likely = sorted(range(len(templates)), key=lambda k: -scores[k])[:cfg.cube_refine]
         for d in cfg.cube_angles:
-            if d:
+            if d and scores[likely[0]] < cfg.cube_stop:
                 ink = ink_at(turn + d)
                 for k in likely:
                     scores[k] = max(scores[k], match(ink, k))
