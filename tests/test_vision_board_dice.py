@@ -165,8 +165,8 @@ def test_a_cube_numeral_is_matched_on_its_face_not_on_the_wood_around_it(name: s
     # the frame: the dark wood past the face's edge outweighed a pale numeral, and a crop half off the face
     # read 32; a bold numeral's ink is not filled by the closing and must still count
     cfg = ReaderConfig().detail()
-    patch = read_image(DATA / "vision" / f"cube_{name}.png")
-    where = json.loads((DATA / "vision" / f"cube_{name}.json").read_text())
+    patch = read_image(DATA / "cube_faces" / f"cube_{name}.png")
+    where = json.loads((DATA / "cube_faces" / f"cube_{name}.json").read_text())
     face = _face_mask(cfg, patch)
     blob = WhiteBlob((0.0, 0.0), (20.0, 20.0), where["angle"], np.zeros((0, 1, 2), np.int32), (200.0, 128.0, 128.0), 1.0)
     score, seen = _read_numeral(cfg, patch, face, blob, tuple(where["at"]))
