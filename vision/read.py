@@ -1374,15 +1374,17 @@ def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob
     square = face_square(cfg, face, (px, py))
     if square is not None and abs((square[0] - turns[0] + 45.0) % 90.0 - 45.0) > max(cfg.cube_angles):
         turns.append(square[0])  # the face's outline disagrees with the blob's: try both
-    span = (side * (size + 2 * margin) / size,) * 2
+    out = size + 2 * margin  # the crop's side in pixels, and what it spans on the patch
+    span = (side * out / size,) * 2
+    hull = None if square is None else square[1] * 255
 
     def ink_at(angle: float) -> NDArray[np.float32]:
-        crop = _crop(patch, (px, py), span, angle, size + 2 * margin)
+        crop = _crop(patch, (px, py), span, angle, out)
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
         paper = float(np.percentile(grey, 90))
         ink = np.clip((paper - grey) / max(paper * cfg.cube_ink_depth, 1.0), 0, 1).astype(np.float32)
-        if square is not None:  # the wood or leather past the face's edge is no numeral's ink
-            ink *= _crop(square[1] * 255, (px, py), span, angle, size + 2 * margin) > 127
+        if hull is not None:  # the wood or leather past the face's edge is no numeral's ink
+            ink *= _crop(hull, (px, py), span, angle, out) > 127
         return ink
 
     def match(ink: NDArray[np.float32], k: int) -> float:
