@@ -177,6 +177,22 @@ def test_a_cube_numeral_is_matched_on_its_face_not_on_the_wood_around_it(name: s
         assert old_score < 0.4
 
 
+def test_a_die_on_the_frame_is_not_read_as_the_cube() -> None:
+    # Blender 2026112600 setup 12 frame 10: a flat six on the light side's frame matched "64" at 0.56, better
+    # than the true cube (a 32 on the dark side's frame, its face joined to a checker's rim) at 0.55; the six's
+    # pips are round spots of a pip's size, which no numeral's glyphs are
+    cfg = ReaderConfig().detail()
+    patch = read_image(DATA / "cube_faces" / "die_six.png")
+    where = json.loads((DATA / "cube_faces" / "die_six.json").read_text())
+    blob = WhiteBlob((0.0, 0.0), (16.0, 16.0), where["angle"], np.zeros((0, 1, 2), np.int32), (200.0, 128.0, 128.0), 1.0)
+    assert _read_numeral(cfg, patch, _face_mask(cfg, patch), blob, tuple(where["at"])) == (0.0, None)
+    for name in ("pale64", "pale16", "bold64"):  # a numeral's glyphs are no pips, however the ink breaks up
+        patch = read_image(DATA / "cube_faces" / f"cube_{name}.png")
+        where = json.loads((DATA / "cube_faces" / f"cube_{name}.json").read_text())
+        blob = WhiteBlob((0.0, 0.0), (20.0, 20.0), where["angle"], np.zeros((0, 1, 2), np.int32), (200.0, 128.0, 128.0), 1.0)
+        assert _read_numeral(cfg, patch, _face_mask(cfg, patch), blob, tuple(where["at"]))[1] is not None
+
+
 def test_a_cocked_die_whose_blob_holds_most_of_its_side_face_stays_cocked() -> None:
     # seed 600, setup 16, frame 1: the growth beyond the blob was a 4 mm sliver; cutting it out as a rim's
     # bulge (tried, and dropped) notched the footprint and the cocked 3 read flat

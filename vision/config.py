@@ -90,6 +90,8 @@ class ReaderConfig:
     cube_stop: float = 0.8  # a numeral matched this well ends the search (other places and turns are tried only below it)
     cube_refine: int = 4  # numerals (of 24: six faces, four quarter turns) tried at the small turns, the best upright
     cube_ink_depth: float = 0.45  # numerals are this much darker than the cube's face
+    cube_pip_area: tuple[float, float] = (1.25, 10.0)  # mm²: ink spots this large and round on a face are a die's pips
+    cube_max_spots: int = 2  # and more of them than this make a face a die's, not the cube's (numerals have one or two glyphs)
     cube_min_score: float = 0.05  # numeral template correlation that makes a blob the cube
     cube_sure: float = 0.6  # a match this good off the playing surface needs no further look
     min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square

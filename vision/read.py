@@ -1394,6 +1394,8 @@ def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob
         # every numeral at the outline's own turn; then the small turns about it for the likeliest few only
         # (a numeral that fits badly upright does not fit well 5° off it), unless one already fits surely
         ink = ink_at(turn)
+        if turn == turns[0] and pip_spots(cfg, ink) > cfg.cube_max_spots:
+            return 0.0, None  # a die's face: a six's pips match "64" about as well as a numeral half-seen
         scores = [match(ink, k) for k in range(len(templates))]
         likely = sorted(range(len(templates)), key=lambda k: -scores[k])[:cfg.cube_refine]
         for d in cfg.cube_angles:
@@ -1407,6 +1409,17 @@ def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob
         if best >= cfg.cube_stop:
             break
     return best, best_face
+
+
+def pip_spots(cfg: ReaderConfig, ink: NDArray[np.float32]) -> int:
+    """How many spots of ink on a face crop are pips: round, of a pip's size (``cube_pip_area``), clear of
+    the crop's edge. A numeral's ink is one or two glyphs, each larger; a die's face shows up to six pips."""
+    low, high = (a * cfg.px_per_mm ** 2 for a in cfg.cube_pip_area)
+    n, _, stats, _ = cv2.connectedComponentsWithStats((ink > 0.5).astype(np.uint8), connectivity=8)
+    side = ink.shape[0]
+    return sum(1 for x, y, w, h, area in stats[1:]
+               if low <= area <= high and max(w, h) <= 1.6 * min(w, h) and area >= 0.55 * w * h
+               and x > 0 and y > 0 and x + w < side and y + h < side)
 
 
 def _is_centre(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
