@@ -383,6 +383,27 @@ def test_a_six_tipped_nearly_toward_the_camera_is_told_by_its_pips() -> None:
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
+def test_a_cocked_die_whose_blob_is_no_clean_rectangle_is_read_by_its_tipped_top() -> None:
+    """A 5 leaning on a checker (Blender seed 2026138600, ``tests/data/vision_blender_unclean_cocked``, frame 7):
+    its light blob, top and a side face, fills 0.79 of its rectangle, under the 0.8 of a clean one, and no
+    square face reads. The foreshortened read was tried on clean blobs only, so the die was dropped as a
+    copper highlight; it reads 5 there with a pip fit margin of 40, where the light between two rims reads 15-20."""
+    want, without, reading, truth = _dice_kept_and_mended("vision_blender_unclean_cocked", "frame07.jpg", {"unclean_tipped_margin": math.inf})
+    assert want == [(5, False), (6, True)]
+    assert without[0] == [(6, True)]  # the miss this fixture keeps
+    assert _dice(reading) == want and reading["points"] == truth["points"]
+
+
+def test_the_light_between_two_rims_is_no_tipped_die() -> None:
+    """Between two checkers' copper rims (Blender seed 2026128600, ``tests/data/vision_blender_rim_gap``,
+    frame 10) lies a light blob no clean rectangle, whose dark leather a foreshortened read takes for a 2's
+    pips with a fit margin of 20: with no margin asked of it, it is a phantom die."""
+    want, without, reading, truth = _dice_kept_and_mended("vision_blender_rim_gap", "frame10.jpg", {"unclean_tipped_margin": 0.0})
+    assert want == [(2, True), (3, True)]
+    assert sorted(without[0]) == [(2, False), (2, True), (3, True)]  # the phantom this fixture keeps
+    assert _dice(reading) == want and reading["points"] == truth["points"]
+
+
 def test_rims_vouch_for_a_cluster_of_stacks_the_dim_lamp_leaves_poorly_explained() -> None:
     """Under the same dim lamp (frame 2) the five stacks of points 2 to 7 touch. Their colours fit so poorly
     that point 2 was judged covered, and then, as beside anything that covers a point, its neighbours too:

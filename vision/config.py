@@ -122,6 +122,7 @@ class ReaderConfig:
     top_face_apart: float = 3.0  # mm farther from the camera's foot that a face reading another value is the top ...
     top_face_share: float = 0.6  # ... when its pips fit at least this share as well (a crop past a die's edge fits corner pips)
     tipped_retry_confidence: float = 0.3  # a die no square face reads is cocked when a foreshortened face reads this surely
+    unclean_tipped_margin: float = 30.0  # and, for a blob that is no clean rectangle, with a pip fit margin this high (a die's reads 40-80, the light between two rims 15-20)
     alike_distance: float = 4.5  # inlay and leather closer than this (in class spreads) cannot be told apart: a checker 8 mm
     # above the leather catches the lamp differently (a warm lamp's hotspot put the same leather 3.1 apart; Blender tuning seed)
     alike_kind_distance: float = 9.0  # a point of the inlay's own kind of leather (parted from the other kind by the widest gap) may lie this far

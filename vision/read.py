@@ -1070,11 +1070,13 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         aspect = pip_square(cfg, raw, footprint, square)
         if aspect is not None and aspect >= cfg.square_pip_aspect and not face_past_square(cfg, raw, footprint, square, view, centre, at is None):
             face, flat = square, True
-    if flat and face.value is None and blob.fill >= cfg.unread_min_fill:
-        # a clean light rectangle no square face reads, but a foreshortened one does surely: a cocked die
-        # whose side face is lit like its top, the two taken for one square (a copper highlight is no clean one)
+    if flat and face.value is None:
+        # a light blob no square face reads, but a foreshortened one does surely: a cocked die whose side face
+        # is lit like its top, the two taken for one square. A blob that is no clean rectangle may be the light
+        # between two copper rims, whose dark leather reads as pips: its pips must fit as well as a die's do
         tipped = read_top_face(cfg, raw, footprint, False, away)
-        if tipped.confidence >= cfg.tipped_retry_confidence:
+        clean = blob.fill >= cfg.unread_min_fill
+        if tipped.confidence >= cfg.tipped_retry_confidence and (clean or tipped.margin >= cfg.unclean_tipped_margin):
             face, flat = tipped, False
     elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None, away):
         flat = False
