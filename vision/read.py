@@ -1417,8 +1417,9 @@ def pip_spots(cfg: ReaderConfig, ink: NDArray[np.float32]) -> int:
     """How many spots of ink on a face crop are pips: round, of a pip's size (``cube_pip_area``), clear of
     the crop's edge. A numeral's ink is one or two glyphs, each larger; a die's face shows up to six pips."""
     low, high = (a * cfg.px_per_mm ** 2 for a in cfg.cube_pip_area)
-    n, _, stats, _ = cv2.connectedComponentsWithStats((ink > 0.5).astype(np.uint8), connectivity=8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats((ink > 0.5).astype(np.uint8), connectivity=8)
     side = ink.shape[0]
+    # round: at most 1.6 times as long as wide, filling over half its box (a disc fills 0.79, a stroke's bend less)
     return sum(1 for x, y, w, h, area in stats[1:]
                if low <= area <= high and max(w, h) <= 1.6 * min(w, h) and area >= 0.55 * w * h
                and x > 0 and y > 0 and x + w < side and y + h < side)
