@@ -159,21 +159,27 @@ def test_the_face_turn_is_its_squares_not_a_highlights() -> None:
     assert face_square(cfg, blob, (size / 2, size / 2)) is None  # no square there
 
 
+def _face_patch(name: str, edge: float = 20.0) -> tuple[ReaderConfig, np.ndarray, np.ndarray, WhiteBlob, tuple[float, float]]:
+    """A saved patch of a Blender frame around a cube's (or a die's) face, read at the finer resolution: the
+    configuration, the patch, its face mask, a blob turned as the face, and where the face lies on the patch."""
+    cfg = ReaderConfig().detail()
+    patch = read_image(DATA / "cube_faces" / f"{name}.png")
+    where = json.loads((DATA / "cube_faces" / f"{name}.json").read_text())
+    blob = WhiteBlob((0.0, 0.0), (edge, edge), where["angle"], np.zeros((0, 1, 2), np.int32), (200.0, 128.0, 128.0), 1.0)
+    return cfg, patch, _face_mask(cfg, patch), blob, (float(where["at"][0]), float(where["at"][1]))
+
+
 @pytest.mark.parametrize("name, value", [("pale64", 64), ("pale16", 16), ("bold64", 64)])
 def test_a_cube_numeral_is_matched_on_its_face_not_on_the_wood_around_it(name: str, value: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # patches of Blender frames (2026112590 setups 17 and 6, 2026112570 setup 12) where the cube lies on
     # the frame: the dark wood past the face's edge outweighed a pale numeral, and a crop half off the face
     # read 32; a bold numeral's ink is not filled by the closing and must still count
-    cfg = ReaderConfig().detail()
-    patch = read_image(DATA / "cube_faces" / f"cube_{name}.png")
-    where = json.loads((DATA / "cube_faces" / f"cube_{name}.json").read_text())
-    face = _face_mask(cfg, patch)
-    blob = WhiteBlob((0.0, 0.0), (20.0, 20.0), where["angle"], np.zeros((0, 1, 2), np.int32), (200.0, 128.0, 128.0), 1.0)
-    score, seen = _read_numeral(cfg, patch, face, blob, tuple(where["at"]))
+    cfg, patch, face, blob, at = _face_patch(f"cube_{name}")
+    score, seen = _read_numeral(cfg, patch, face, blob, at)
     assert seen == value and score >= 0.6
     if name.startswith("pale"):  # the numeral matched on the whole crop, wood and all, as before
         monkeypatch.setattr(read, "face_square", lambda *a: None)
-        old_score, _ = _read_numeral(cfg, patch, face, blob, tuple(where["at"]))
+        old_score, _ = _read_numeral(cfg, patch, face, blob, at)
         assert old_score < 0.4
 
 
@@ -181,16 +187,9 @@ def test_a_die_on_the_frame_is_not_read_as_the_cube() -> None:
     # Blender 2026112600 setup 12 frame 10: a flat six on the light side's frame matched "64" at 0.56, better
     # than the true cube (a 32 on the dark side's frame, its face joined to a checker's rim) at 0.55; the six's
     # pips are round spots of a pip's size, which no numeral's glyphs are
-    cfg = ReaderConfig().detail()
-    patch = read_image(DATA / "cube_faces" / "die_six.png")
-    where = json.loads((DATA / "cube_faces" / "die_six.json").read_text())
-    blob = WhiteBlob((0.0, 0.0), (16.0, 16.0), where["angle"], np.zeros((0, 1, 2), np.int32), (200.0, 128.0, 128.0), 1.0)
-    assert _read_numeral(cfg, patch, _face_mask(cfg, patch), blob, tuple(where["at"])) == (0.0, None)
+    assert _read_numeral(*_face_patch("die_six", 16.0)) == (0.0, None)
     for name in ("pale64", "pale16", "bold64"):  # a numeral's glyphs are no pips, however the ink breaks up
-        patch = read_image(DATA / "cube_faces" / f"cube_{name}.png")
-        where = json.loads((DATA / "cube_faces" / f"cube_{name}.json").read_text())
-        blob = WhiteBlob((0.0, 0.0), (20.0, 20.0), where["angle"], np.zeros((0, 1, 2), np.int32), (200.0, 128.0, 128.0), 1.0)
-        assert _read_numeral(cfg, patch, _face_mask(cfg, patch), blob, tuple(where["at"]))[1] is not None
+        assert _read_numeral(*_face_patch(f"cube_{name}"))[1] is not None
 
 
 def test_a_cocked_die_whose_blob_holds_most_of_its_side_face_stays_cocked() -> None:

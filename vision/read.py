@@ -1392,12 +1392,13 @@ def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob
     def match(ink: NDArray[np.float32], k: int) -> float:
         return float(cv2.matchTemplate(ink, templates[k][1], cv2.TM_CCOEFF_NORMED).max())
 
-    for turn in turns:
+    upright = ink_at(turns[0])
+    if pip_spots(cfg, upright) > cfg.cube_max_spots:
+        return 0.0, None  # a die's face: a six's pips match "64" about as well as a numeral half-seen
+    for i, turn in enumerate(turns):
         # every numeral at the outline's own turn; then the small turns about it for the likeliest few only
         # (a numeral that fits badly upright does not fit well 5° off it), unless one already fits surely
-        ink = ink_at(turn)
-        if turn == turns[0] and pip_spots(cfg, ink) > cfg.cube_max_spots:
-            return 0.0, None  # a die's face: a six's pips match "64" about as well as a numeral half-seen
+        ink = ink_at(turn) if i else upright
         scores = [match(ink, k) for k in range(len(templates))]
         likely = sorted(range(len(templates)), key=lambda k: -scores[k])[:cfg.cube_refine]
         for d in cfg.cube_angles:
