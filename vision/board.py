@@ -407,13 +407,15 @@ def homography_from_corners(quad: Points, geo: BoardGeometry, outer: bool = Fals
     return hom
 
 
-def canonical_maps(lens: Lens, hom: NDArray[np.float64], geo: BoardGeometry, ppm: float) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """Remap tables: canonical pixel (ppm pixels per mm) -> distorted image pixel."""
+def canonical_maps(lens: Lens, hom: NDArray[np.float64], geo: BoardGeometry, ppm: float,
+                   pad: int = 0) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Remap tables: canonical pixel (ppm pixels per mm) -> distorted image pixel; with ``pad``, reaching that
+    many pixels past the canonical image on every side (table pixel (i, j) is canonical (i - pad, j - pad))."""
     w, h = int(round(geo.width * ppm)), int(round(geo.depth * ppm))
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    yy, xx = np.mgrid[-pad:h + pad, -pad:w + pad].astype(np.float64)
     mm = np.stack([(xx + 0.5) / ppm, (yy + 0.5) / ppm], axis=-1).reshape(-1, 1, 2)
     und = cv2.perspectiveTransform(mm, np.linalg.inv(hom)).reshape(-1, 2)
-    dist = lens.distort(und).reshape(h, w, 2).astype(np.float32)
+    dist = lens.distort(und).reshape(h + 2 * pad, w + 2 * pad, 2).astype(np.float32)
     return dist[..., 0].copy(), dist[..., 1].copy()
 
 

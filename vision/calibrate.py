@@ -569,8 +569,8 @@ def looks_bare(reading: dict[str, Any], borrowed_may_differ: bool = True) -> boo
     return (not on or excused) and not any(reading["bar"].values()) and not reading["occluded"] and not reading["dice"]
 
 
-def warp_maps(cfg: ReaderConfig, cal: Calibration) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    return canonical_maps(cal.lens, cal.homography, cfg.geometry, cfg.px_per_mm)
+def warp_maps(cfg: ReaderConfig, cal: Calibration, pad: int = 0) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    return canonical_maps(cal.lens, cal.homography, cfg.geometry, cfg.px_per_mm, pad)
 
 
 __all__ = [

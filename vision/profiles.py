@@ -30,11 +30,15 @@ def lab8_image(bgr: Image) -> Image:
 def gaussian_loglik(lab: NDArray[Any], mean: NDArray[np.float32], std: NDArray[np.float32], floor: float) -> NDArray[np.float32]:
     """-1/2 the squared distance of each Lab sample (last axis) from ``mean`` in units of ``std`` (both broadcast
     against ``lab``), but no lower than ``floor``."""
-    z = np.subtract(lab, mean, dtype=np.float32)
-    z /= std
-    z *= z
-    q = z[..., 0] + z[..., 1]  # three channels summed by hand: a reduction over a last axis of 3 is slow
-    q += z[..., 2]
+    # channel by channel: arithmetic on whole (..., 3) arrays and sums over a last axis of 3 are slow
+    lab_c, mean_c, std_c = (np.moveaxis(np.asarray(v), -1, 0) for v in (lab, mean, std))
+    q = None
+    for c in range(3):
+        z = np.subtract(lab_c[c], mean_c[c], dtype=np.float32)
+        z /= std_c[c]
+        z *= z
+        q = z if q is None else np.add(q, z, out=q)
+    assert q is not None
     q *= np.float32(-0.5)
     return np.maximum(q, np.float32(floor), out=q)
 
