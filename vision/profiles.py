@@ -31,11 +31,11 @@ def gaussian_loglik(lab: NDArray[Any], mean: NDArray[np.float32], std: NDArray[n
     """-1/2 the squared distance of each Lab sample (last axis) from ``mean`` in units of ``std`` (both broadcast
     against ``lab``), but no lower than ``floor``."""
     # channel by channel: arithmetic on whole (..., 3) arrays and sums over a last axis of 3 are slow
-    lab_c, mean_c, std_c = (np.moveaxis(np.asarray(v), -1, 0) for v in (lab, mean, std))
+    lab, mean, std = np.asarray(lab), np.asarray(mean), np.asarray(std)
     q = None
     for c in range(3):
-        z = np.subtract(lab_c[c], mean_c[c], dtype=np.float32)
-        z /= std_c[c]
+        z = np.subtract(lab[..., c], mean[..., c], dtype=np.float32)
+        z /= std[..., c]
         z *= z
         q = z if q is None else np.add(q, z, out=q)
     assert q is not None

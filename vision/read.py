@@ -1134,9 +1134,11 @@ def _crop(canon: Image, centre: tuple[float, float], size: tuple[float, float], 
     """An upright ``out`` x ``out`` crop of the rectangle (centre, size, angle) in pixels."""
     (cx, cy), (w, h) = centre, size
     m = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
-    scale = np.diag([out / max(w, 1.0), out / max(h, 1.0)])
-    m = scale @ m
-    m[:, 2] += np.array([out / 2.0, out / 2.0]) - scale @ np.array([cx, cy])
+    sx, sy = out / max(w, 1.0), out / max(h, 1.0)  # each row scaled, then the centre moved to the crop's
+    m[0] *= sx
+    m[1] *= sy
+    m[0, 2] += out / 2.0 - sx * cx
+    m[1, 2] += out / 2.0 - sy * cy
     return cv2.warpAffine(canon, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
