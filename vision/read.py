@@ -1566,8 +1566,9 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
                bands: list[tuple[float, Maps]] | None = None, detail: Warp | None = None,
                detail_bands: list[tuple[float, Maps]] | None = None, view: Viewpoint | None = None) -> dict[str, Any]:
     """One board-spec reading (plus confidences and ``occluded``) of a calibrated frame (``maps`` and ``bands``:
-    the canonical image's and the outline strips' warps, if already made; ``detail`` and ``detail_bands``: the
-    same at the resolution dice are read at, if made: else each die's and the cube's window is warped alone;
+    the canonical image's and the outline strips' warps, if already made (``maps`` may be in OpenCV's fixed-point
+    form); ``detail`` and ``detail_bands``: the same at the resolution dice and the cube are read at, if made
+    (``detail`` as a float :class:`Warp`): else each die's and the cube's window is warped alone;
     ``view``: the camera's viewpoint, if already worked out)."""
     check_frame(cfg, cal, image)
     maps = warp_maps(cfg, cal) if maps is None else maps
@@ -1601,7 +1602,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
         )
     strips = outline_bands(cfg, cal, image, bands)
     same = cfg.detail_px_per_mm == cfg.px_per_mm
-    cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, Warp(maps) if same else detail)
+    cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail)
     fine = None if same else FineLook(cfg.detail(), cal, image, gains, base, detail, detail_bands)
     return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube, fine), cube)
 
@@ -1770,12 +1771,15 @@ class BoardReader:
     def __init__(self, cal: Calibration, cfg: ReaderConfig | None = None) -> None:
         self.cfg = cfg or ReaderConfig()
         self.cal = cal
-        self.maps = warp_maps(self.cfg, cal)
+        maps = warp_maps(self.cfg, cal)
+        # the canonical warp in OpenCV's fixed-point form: remapped in half the time, to within a level
+        self.maps = cv2.convertMaps(maps[0], maps[1], cv2.CV_16SC2)
         self.bands = band_maps(self.cfg, cal)
         fine = self.cfg.detail()  # the same configuration when dice are read at the board's resolution
-        self.detail = None if fine is self.cfg else Warp(warp_maps(fine, cal, cube_pad(fine)), cube_pad(fine))
+        self.detail = Warp(maps) if fine is self.cfg else Warp(warp_maps(fine, cal, cube_pad(fine)), cube_pad(fine))
         self.detail_bands = None if fine is self.cfg else band_maps(fine, cal)
         self.view = camera_view(self.cfg, cal)
+        point_label_tables(self.cfg, layer_steps(self.cfg, cal.layout, self.view))  # worked out now, not on the first frame
 
     def __call__(self, image: Image) -> dict[str, Any]:
         return read_board(self.cfg, self.cal, image, self.maps, self.bands, self.detail, self.detail_bands, self.view)
