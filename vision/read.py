@@ -210,13 +210,12 @@ def class_loglik(cfg: ReaderConfig, cal: Calibration, name: str, prof: NDArray[n
     ...) takes its best-fitting part."""
     parts = [c for k, c in cal.classes.items() if k.startswith(name + "_")] or [cal.classes[name]]
     ref = np.log(np.asarray(cfg.min_std, np.float32))
-    out = None
-    for c in parts:
-        penalty = cfg.spread_penalty * float(np.maximum(np.log(np.asarray(c.std, np.float32)) - ref, 0).sum())
-        ll = c.loglik(prof, cfg.loglik_floor) - np.float32(penalty)
-        out = ll if out is None else np.maximum(out, ll)
-    assert out is not None
-    return np.maximum(out, np.float32(cfg.loglik_floor))
+    stds = np.array([c.std for c in parts], np.float32)
+    penalty = (cfg.spread_penalty * np.maximum(np.log(stds) - ref, 0).sum(axis=1).astype(np.float64)).astype(np.float32)
+    each = (len(parts),) + (1,) * (prof.ndim - 1)  # every part at once, along a new first axis
+    ll = gaussian_loglik(prof, np.array([c.mean for c in parts], np.float32).reshape(*each, 3), stds.reshape(*each, 3), cfg.loglik_floor)
+    ll -= penalty.reshape(each)
+    return np.maximum(ll.max(axis=0), np.float32(cfg.loglik_floor))
 
 
 def sheen_loglik(cfg: ReaderConfig, wood: ColourClass, prof: NDArray[np.float32]) -> NDArray[np.float32]:
