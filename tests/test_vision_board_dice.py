@@ -300,3 +300,29 @@ def test_a_light_square_without_a_pip_is_a_glare_not_a_die(pips: int) -> None:
     raw = np.clip(raw + rng.normal(0, 3.0, raw.shape), 0, 255).astype(np.uint8)  # sensor noise
     blob = _footprint(cfg, _square((22 + edge / 2, 22 + edge / 2), edge))
     assert face_marked(cfg, raw, blob) == (pips > 0)
+
+
+def test_a_padded_warp_cuts_the_windows_a_warp_of_their_own_gives() -> None:
+    """The cube's patch is cut from the detail warp, which reaches past the canonical image: inside and past
+    the board alike, the cut is the warp a window of its own gets; past the pad there is nothing to cut."""
+    cal = calibrate(CalibrationConfig(), read_image(CUBE / "start.jpg"))
+    fine = ReaderConfig().detail()
+    pad = read.cube_pad(fine)
+    warp = read.Warp(read.warp_maps(fine, cal, pad), pad)
+    w, h = warp.view_size
+    assert (w, h) == (int(round(fine.geometry.width * fine.px_per_mm)), int(round(fine.geometry.depth * fine.px_per_mm)))
+    ppm = fine.px_per_mm
+    for x0, y0 in [(0, 0), (300, 200), (-pad, -pad), (w - 50, h + pad - 90), (-60, 400)]:
+        cut = warp.cut(x0, y0, 90, 90)
+        assert cut is not None
+        own = read.window_maps(fine, cal, (x0 / ppm, y0 / ppm), (90 / ppm, 90 / ppm))
+        for a, b in zip(cut, own):
+            assert a.shape == b.shape and float(np.abs(a - b).max()) < 1e-3
+    assert warp.cut(-pad - 1, 0, 90, 90) is None and warp.cut(0, h + pad - 89, 90, 90) is None
+
+
+def test_column_medians_are_numpys() -> None:
+    rng = np.random.default_rng(9)
+    for n in (1, 2, 3, 50, 51, 700):
+        px = rng.integers(0, 256, (n, 3), np.uint8)
+        assert read._column_medians(px) == [float(np.median(px[:, c])) for c in range(3)]

@@ -1009,7 +1009,12 @@ class TopFace(NamedTuple):
     centre: tuple[float, float]  # pixels of the footprint's contour
 
 
-def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: bool, away: NDArray[np.float64]) -> TopFace:
+# the pips read on a die's face crops, by the crop's (centre, size): a die's reads try many crops twice or more
+PipReads = dict[tuple[tuple[float, float], tuple[float, float]], tuple[int | None, float, float]]
+
+
+def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: bool, away: NDArray[np.float64],
+                  reads: PipReads | None = None) -> TopFace:
     """The face-sized rectangle in a die's footprint whose pips best fit a die face, and which is its top.
 
     Under a tilted camera a flat die's side faces show beside its top, light and with pips of their
@@ -1022,8 +1027,11 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
     plane) by ``top_face_apart`` reads another value (adjacent faces never share one) nearly as well
     (``top_face_share`` of the best fit), that is the top. A die tipped away from the camera shows its
     raised side face as large as its top, and that face's pips may fit better.
+
+    ``reads``, if given, keeps the pips read on every crop (of this ``raw`` and footprint) for the next call.
     """
     (cx, cy), (w, h), ang = cv2.minAreaRect(footprint.contour)
+    reads = {} if reads is None else reads
     edge = cfg.geometry.die_edge * cfg.px_per_mm
     faces = [(edge, edge)] + ([] if flat else [f for c in cfg.cocked_face_shares for f in ((edge, edge * c), (edge * c, edge))])
     theta = np.deg2rad(ang)
@@ -1039,7 +1047,9 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
             for b in offsets[1]:
                 shift = a * axes[0] + b * axes[1]
                 centre = (float(cx + shift[0]), float(cy + shift[1]))
-                value, conf, margin = read_pips(_crop(raw, centre, size, ang, cfg.die_crop_px), cfg.pips)
+                if (centre, size) not in reads:
+                    reads[centre, size] = read_pips(_crop(raw, centre, size, ang, cfg.die_crop_px), cfg.pips)
+                value, conf, margin = reads[centre, size]
                 found, at = TopFace(value, conf, margin, centre), float(shift @ away) / cfg.px_per_mm
                 read.append((at, found))
                 if margin > best.margin:
@@ -1075,7 +1085,8 @@ def face_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: 
 
 
 def tipped_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
-                       centre: tuple[float, float], on_board: bool, away: NDArray[np.float64]) -> bool:
+                       centre: tuple[float, float], on_board: bool, away: NDArray[np.float64],
+                       reads: PipReads | None = None) -> bool:
     """Whether a die whose top a square face reads (``face``) is cocked all the same: a face shows past that
     top (:func:`face_past_square`), or the top's corner pips make no square (:func:`pip_square`), measured
     where a foreshortened read puts the top when they are not all on the square's place (a tipped top's
@@ -1084,7 +1095,7 @@ def tipped_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face
         return True
     aspect = pip_square(cfg, raw, footprint, face)
     if aspect is None and face.value in (4, 5, 6):
-        tipped = read_top_face(cfg, raw, footprint, False, away)
+        tipped = read_top_face(cfg, raw, footprint, False, away, reads)
         aspect = pip_square(cfg, raw, footprint, tipped._replace(value=face.value))
     return aspect is not None and aspect < cfg.tipped_pip_aspect
 
@@ -1098,11 +1109,12 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
     away = np.asarray(centre, np.float64) - np.asarray(view.nadir, np.float64)
     away /= max(float(np.linalg.norm(away)), 1e-9)  # from the camera's foot toward the die
     flat = is_flat(cfg, blob, view, centre)
-    face = read_top_face(cfg, raw, footprint, flat, away)
+    reads: PipReads = {}
+    face = read_top_face(cfg, raw, footprint, flat, away, reads)
     if not flat and not blob.narrow(cfg):
         # its outline reaches past a flat die's; but if the top's pips make a square and no face shows
         # beyond where they put the top, the outline measured shade or a lift misjudged by the camera's height
-        square = read_top_face(cfg, raw, footprint, True, away)
+        square = read_top_face(cfg, raw, footprint, True, away, reads)
         aspect = pip_square(cfg, raw, footprint, square)
         if aspect is not None and aspect >= cfg.square_pip_aspect and not face_past_square(cfg, raw, footprint, square, view, centre, at is None):
             face, flat = square, True
@@ -1110,13 +1122,13 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         # a light blob no square face reads, but a foreshortened one does surely: a cocked die whose side face
         # is lit like its top, the two taken for one square. A blob that is no clean rectangle may be the light
         # between two copper rims, whose dark leather reads as pips: its pips must fit as well as a die's do
-        tipped = read_top_face(cfg, raw, footprint, False, away)
+        tipped = read_top_face(cfg, raw, footprint, False, away, reads)
         clean = blob.fill >= cfg.unread_min_fill
         if tipped.confidence >= cfg.tipped_retry_confidence and (clean or tipped.margin >= cfg.unclean_tipped_margin):
             face, flat = tipped, False
-    elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None, away):
+    elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None, away, reads):
         flat = False
-        tipped = read_top_face(cfg, raw, footprint, False, away)  # the top may be foreshortened, or lie past a side face
+        tipped = read_top_face(cfg, raw, footprint, False, away, reads)  # the top may be foreshortened, or lie past a side face
         if tipped.value is not None:
             face = tipped
     value, conf = face.value, face.confidence
