@@ -1,6 +1,6 @@
 """Accuracy and speed of calibrate + read on rendered images of the set.
 
-    .venv/bin/python benchmarks/bench_vision.py [--setups 30] [--frames 10] [--seed 20261121] [--csv out.csv]
+    .venv/bin/python benchmarks/bench_vision.py [--setups 30] [--frames 10] [--seed 20261121] [--csv out.csv] [--again N]
 
 Each setup is a fresh random installation (camera pose up to 15° off vertical, either
 orientation, home boards on either side, lamp, palette, lens, noise, JPEG) drawn from
@@ -146,6 +146,8 @@ def main() -> int:
     ap.add_argument("--arms", type=int, default=1, help="extra frames per setup with an arm over the board")
     ap.add_argument("--seed", type=int, default=20261121)
     ap.add_argument("--csv", type=Path)
+    ap.add_argument("--again", type=int, default=0, metavar="N",
+                    help="then read every game frame N times more, back to back (no rendering between reads to disturb the caches), and print that median too")
     ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE", help="ReaderConfig fields to change for reading (Python literals)")
     args = ap.parse_args()
     reader_cfg = with_sets(ap, ReaderConfig(), args.set)
@@ -154,6 +156,7 @@ def main() -> int:
     times: list[float] = []
     cpu: list[float] = []
     rows = []
+    kept: list[tuple[BoardReader, np.ndarray]] = []  # (reader, frame) to read again, with --again
     calib_fail = 0
     arm_confident_wrong = arm_frames = arm_flagged = 0
     t_start = time.time()
@@ -199,6 +202,8 @@ def main() -> int:
                 continue
             times.append(dt)
             cpu.append(dc)
+            if args.again:
+                kept.append((reader, image))
             if reading is None:
                 for key in ("board_all", "board_checkers", "board_all_all", "board_checkers_all"):
                     tally.add(key, False)
@@ -211,6 +216,18 @@ def main() -> int:
     print(f"rendered benchmark: {args.setups} setups (seed {args.seed}), {n_frames} frames read, "
           f"{calib_fail} calibrations failed")
     print_tally(tally, arm_frames, arm_flagged, arm_confident_wrong, "frames", times, rows, args.csv, cpu)
+    if kept:
+        again = []
+        for _ in range(args.again):
+            for reader, image in kept:
+                c0 = time.process_time()
+                try:
+                    reader(image)
+                except VisionError:
+                    pass
+                again.append(time.process_time() - c0)
+        print(f"  median CPU time per read, frames read {args.again} times more back to back: {1000 * float(np.median(again)):.1f} ms "
+              f"(p90 {1000 * float(np.percentile(again, 90)):.1f} ms, {len(again)} reads)")
     return 0
 
 
