@@ -198,7 +198,8 @@ def _score(loglik: NDArray[np.float32], table: NDArray[np.int64], keep_shifts: b
     np.cumsum(loglik, axis=-1, dtype=np.float64, out=prefix[..., 1:])
     flat = prefix.reshape(-1, 4 * (s + 1))
     starts, ends, first = _runs(id(table), table.shape)
-    scores = np.add.reduceat(flat[:, ends] - flat[:, starts], first, axis=1).astype(np.float32)  # (..., N*D)
+    runs = np.take(flat, ends, axis=1) - np.take(flat, starts, axis=1)  # (np.take gathers quicker than indexing)
+    scores = np.add.reduceat(runs, first, axis=1).astype(np.float32)  # (..., N*D)
     full = scores.reshape(*lead, n, d)
     return full if keep_shifts else full.max(axis=-1)
 
