@@ -67,6 +67,7 @@ def cube_pad(cfg: ReaderConfig) -> int:
     seem to lie ``cube_past_outline`` past the outline, and a patch reaches past its blob."""
     return int(np.ceil((cfg.cube_past_outline + cfg.geometry.cube_edge * (cfg.cube_patch + 1.0)) * cfg.px_per_mm))
 
+
 COPPER, INLAY, LEATHER, FIELD = 0, 1, 2, 3
 CUBE_FACES = (2, 4, 8, 16, 32, 64)
 
@@ -1614,21 +1615,22 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
         )
     strips = outline_bands(cfg, cal, image, bands)
     same = cfg.detail_px_per_mm == cfg.px_per_mm
-    cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail)
+    cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail, base)
     fine = None if same else FineLook(cfg.detail(), cal, image, gains, base, detail, detail_bands)
     return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube, fine), cube)
 
 
 def find_cube(cfg: ReaderConfig, cal: Calibration, image: Image, lab: Image, bright: NDArray[np.uint8],
-              blobs: list[WhiteBlob], strips: list[OutlineBand], detail: Warp | None = None) -> dict[str, Any] | None:
+              blobs: list[WhiteBlob], strips: list[OutlineBand], detail: Warp | None = None,
+              base: NDArray[np.float32] | None = None) -> dict[str, Any] | None:
     """The cube: of the light blobs off the playing surface (bar and frame), the one whose numeral matches
     best; when none matches surely, also of those the looser test of the cube's colour finds there (its
     ivory turns cream under a warm lamp) and of those in the strips past the outline (a cube on the frame
-    is seen shifted outwards)."""
+    is seen shifted outwards). ``base``: the lightness :func:`white_mask` judged the frame against, if at hand."""
     geo = cfg.geometry
     found = [read_cube(cfg, cal, image, b, bright, detail) for b in blobs if half_of(geo, cal.layout, b.centre) == "off"]
     if max((c["confidence"] for c in found), default=0.0) < cfg.cube_sure:
-        cream, _ = white_mask(cfg, cal, lab, cream=True)
+        cream, _ = white_mask(cfg, cal, lab, cream=True, base=base)
         found += [read_cube(cfg, cal, image, b, cream, detail) for b in white_blobs(cfg, cal, lab, cream) if half_of(geo, cal.layout, b.centre) == "off"]
         past = cube_past_outline(cfg, cal, image, cream, strips, detail)
         found += [past] if past is not None else []
