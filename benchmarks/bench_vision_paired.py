@@ -13,10 +13,10 @@ of the per-frame differences and ratios.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import cv2
@@ -31,9 +31,7 @@ def load_reader_code(root: Path) -> tuple[Any, Any, Any]:
         del sys.modules[name]
     sys.path.insert(0, str(root))
     try:
-        calibrate_mod: ModuleType = __import__("vision.calibrate", fromlist=["calibrate"])
-        config_mod: ModuleType = __import__("vision.config", fromlist=["CalibrationConfig"])
-        read_mod: ModuleType = __import__("vision.read", fromlist=["BoardReader"])
+        calibrate_mod, config_mod, read_mod = (importlib.import_module(f"vision.{m}") for m in ("calibrate", "config", "read"))
     finally:
         sys.path.remove(str(root))
     return calibrate_mod.calibrate, config_mod.CalibrationConfig, read_mod.BoardReader

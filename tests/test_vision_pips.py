@@ -109,10 +109,10 @@ def test_faces_without_a_square_of_pips_give_none() -> None:
 def test_channel_medians_are_numpys(side: int) -> None:
     """The face's colour is each channel's median, taken from histograms: it must be np.median's, for odd and
     even pixel counts alike."""
-    from vision.pips import _medians_u8
+    from vision.pips import medians_u8
 
     rng = np.random.default_rng(side)
     for _ in range(50):
         lab = rng.integers(0, int(rng.integers(2, 256)), (side, side, 3), np.uint8)
         channels = tuple(np.ascontiguousarray(lab[..., c]) for c in range(3))
-        assert [float(m) for m in _medians_u8(channels)] == [float(np.median(c)) for c in channels]
+        assert [float(m) for m in medians_u8(channels)] == [float(np.median(c)) for c in channels]

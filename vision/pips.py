@@ -58,8 +58,9 @@ def _places(side: int, cfg: PipConfig) -> tuple[NDArray[np.intp], NDArray[np.int
     return np.array(rows), np.array(cols)
 
 
-def _medians_u8(channels: tuple[NDArray[np.uint8], ...]) -> list[np.float32]:
-    """``np.median`` of each 8-bit channel, from their histograms (several times quicker on a die's crop)."""
+def medians_u8(channels: tuple[NDArray[np.uint8], ...]) -> list[np.float32]:
+    """``np.median`` of each 8-bit channel (any shape), from their histograms (several times quicker on a die's
+    crop or a blob's pixels)."""
     n = channels[0].size
     cumulative = np.cumsum([np.bincount(c.ravel(), minlength=256) for c in channels], axis=1)
     upper = (cumulative < n // 2 + 1).sum(axis=1)  # the order statistic n // 2 (from 0): a searchsorted per row
@@ -74,7 +75,7 @@ def _contrast_map(face: Image, cfg: PipConfig) -> NDArray[np.float32]:
     side = face.shape[0]
     lightness, a, b = channels = cv2.split(cv2.cvtColor(face, cv2.COLOR_BGR2LAB))
     # the face's colour is each channel's median: pips cover a sixth of a face at most
-    ml, ma, mb = _medians_u8(channels)
+    ml, ma, mb = medians_u8(channels)
     dl = lightness.astype(np.float32) - ml
     if cfg.dark_pips:  # lighter than the face is a lamp's glint on the die, not a pip
         np.minimum(dl, 0.0, out=dl)

@@ -32,13 +32,16 @@ def gaussian_loglik(lab: NDArray[Any], mean: NDArray[np.float32], std: NDArray[n
     against ``lab``), but no lower than ``floor``."""
     # channel by channel: arithmetic on whole (..., 3) arrays and sums over a last axis of 3 are slow
     lab, mean, std = np.asarray(lab), np.asarray(mean), np.asarray(std)
-    q = None
-    for c in range(3):
+
+    def squared(c: int) -> NDArray[np.float32]:
         z = np.subtract(lab[..., c], mean[..., c], dtype=np.float32)
         z /= std[..., c]
         z *= z
-        q = z if q is None else np.add(q, z, out=q)
-    assert q is not None
+        return z
+
+    q = squared(0)
+    q += squared(1)
+    q += squared(2)
     q *= np.float32(-0.5)
     return np.maximum(q, np.float32(floor), out=q)
 
