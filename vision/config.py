@@ -115,6 +115,8 @@ class ReaderConfig:
     tipped_pip_aspect: float = 0.965  # a top whose corner pips make a rectangle narrower than this (short / long side) is tipped
     square_pip_aspect: float = 0.95  # one whose make a square at least this close overrules an outline alone that calls it cocked
     # (flat dice's tops read 0.979 and up on 502 Blender dice; cocked ones' 0.86 to 1.0, 15 of 51 above 0.965)
+    cocked_net_sure: float = 0.8  # a die the outline rules call flat is cocked when vision.cocked's network gives this (above 1: never asked)
+    flat_net_sure: float = 0.05  # and one they call cocked is flat when it gives at most this
     cocked_side_excess: float = 1.25  # mm: a die's own colour reaching this far past any side face a flat die can show is a cocked die's
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre

@@ -66,6 +66,24 @@ def maxpool2(x: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.maximum(np.maximum(x[:, ::2, ::2], x[:, 1::2, ::2]), np.maximum(x[:, ::2, 1::2], x[:, 1::2, 1::2]))
 
 
+def members_to_json(members: tuple[dict[str, NDArray[np.float32]], ...]) -> dict[str, object]:
+    """An ensemble's weights as JSON: each array as its shape and little-endian float16 bytes in base64
+    (the file stays small)."""
+    def encode(a: NDArray[np.float32]) -> dict[str, object]:
+        h = np.asarray(a, "<f2")
+        return {"shape": list(h.shape), "f16": base64.b64encode(h.tobytes()).decode("ascii")}
+
+    return {"members": [{k: encode(v) for k, v in p.items()} for p in members]}
+
+
+def members_from_json(data: dict) -> tuple[dict[str, NDArray[np.float32]], ...]:
+    """The weights :func:`members_to_json` wrote, as float32."""
+    def decode(v: dict) -> NDArray[np.float32]:
+        return np.frombuffer(base64.b64decode(v["f16"]), "<f2").reshape(v["shape"]).astype(np.float32)
+
+    return tuple({k: decode(v) for k, v in p.items()} for p in data["members"])
+
+
 @dataclass(frozen=True)
 class ConvFaceModel:
     """Weights of one or more networks (an ensemble whose probabilities are averaged): per layer a
@@ -113,19 +131,11 @@ class ConvFaceModel:
         return np.stack([probs[a:b].mean(axis=0) for a, b in zip(sizes[:-1], sizes[1:])])
 
     def to_json(self) -> dict[str, object]:
-        """Each array as its shape and little-endian float16 bytes in base64 (the file stays small)."""
-        def encode(a: NDArray[np.float32]) -> dict[str, object]:
-            h = np.asarray(a, "<f2")
-            return {"shape": list(h.shape), "f16": base64.b64encode(h.tobytes()).decode("ascii")}
-
-        return {"members": [{k: encode(v) for k, v in p.items()} for p in self.members]}
+        return members_to_json(self.members)
 
     @classmethod
     def from_json(cls, data: dict) -> "ConvFaceModel":
-        def decode(v: dict) -> NDArray[np.float32]:
-            return np.frombuffer(base64.b64decode(v["f16"]), "<f2").reshape(v["shape"]).astype(np.float32)
-
-        return cls(tuple({k: decode(v) for k, v in p.items()} for p in data["members"]))
+        return cls(members_from_json(data))
 
 
 @lru_cache(maxsize=1)

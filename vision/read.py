@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from vision.board import to_canonical
 from vision.calibrate import Calibration, parabola_vertex, warp_maps
+from vision.cocked import die_look, load_cocked_model
 from vision.config import ReaderConfig
 from vision.dice import fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
@@ -925,6 +926,19 @@ def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[f
     return excess <= cfg.cocked_excess
 
 
+def flat_die_outline(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
+                     centre: tuple[float, float]) -> NDArray[np.float64]:
+    """The corners (8, 2; mm of the footprint's pixels) of the top and base of a flat die standing at ``centre``
+    (canonical mm) whose top is centred at ``top_at`` (pixels) and turned as ``footprint``: the top seen larger
+    and shifted by parallax, the base toward the camera's foot. Their hull is all a flat die can show."""
+    top, lift = flat_die_top(cfg, view, centre)
+    t = np.deg2rad(cv2.minAreaRect(footprint.contour)[2])
+    axes = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64) @ axes / 2
+    at = np.asarray(top_at, np.float64) / cfg.px_per_mm
+    return np.vstack([at + corners * top, at - lift + corners * cfg.geometry.die_edge])
+
+
 def past_flat_die(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
                   centre: tuple[float, float]) -> float:
     """How far (mm, the area spread over a die's edge) a die's ``footprint`` reaches past the outline a
@@ -932,20 +946,14 @@ def past_flat_die(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, 
     (pixels of the footprint's contour): the hull of its top, seen larger and shifted by parallax, and
     its base, toward the camera's foot. A flat die never shows a face beyond its top's far side; a die
     tipped away from the camera does, even when its top still looks square."""
-    ppm, edge = cfg.px_per_mm, cfg.geometry.die_edge
-    top, lift = flat_die_top(cfg, view, centre)
+    ppm = cfg.px_per_mm
     opened = _opened_outline(cfg, footprint.contour, cfg.footprint_open)
     outline = footprint.contour if opened is None else opened
     (_, (w, h), _) = cv2.minAreaRect(outline)
     if cv2.contourArea(outline) < cfg.cocked_min_fill * w * h:
         return 0.0  # no clean rectangle: a copper highlight fused to a flat die, not a side face
     points = outline.reshape(-1, 2) / ppm
-    (_, _, ang) = cv2.minAreaRect(footprint.contour)
-    t = np.deg2rad(ang)
-    axes = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
-    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64) @ axes / 2
-    at = np.asarray(top_at, np.float64) / ppm
-    hull = np.vstack([at + corners * top, at - lift + corners * edge])
+    hull = flat_die_outline(cfg, footprint, top_at, view, centre)
     # spread over an edge: a face beyond the top lies along a whole side, shade or copper grown onto a
     # flat die's footprint at a corner does not
     fine = 4.0  # pixels per mm of the drawing
@@ -954,7 +962,7 @@ def past_flat_die(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, 
     seen = np.zeros((size[1], size[0]), np.uint8)
     cv2.fillPoly(seen, [np.round((points - lo) * fine).astype(np.int32)], 1)
     cv2.fillConvexPoly(seen, np.round((cv2.convexHull(hull.astype(np.float32)).reshape(-1, 2) - lo) * fine).astype(np.int32), 0)
-    return float(np.count_nonzero(seen)) / fine**2 / edge
+    return float(np.count_nonzero(seen)) / fine**2 / cfg.geometry.die_edge
 
 
 def past_side_faces(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
@@ -1099,6 +1107,26 @@ def tipped_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face
     return aspect is not None and aspect < cfg.tipped_pip_aspect
 
 
+def cocked_look(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
+                centre: tuple[float, float], away: NDArray[np.float64]) -> tuple[NDArray[np.uint8], float]:
+    """What :mod:`vision.cocked` judges of a die whose top a square face reads (``face``): its look around the
+    footprint, with the outline a flat die there would show, and how far (mm) parallax lifts a flat die's top there."""
+    (cx, cy), _, _ = cv2.minAreaRect(footprint.contour)
+    outline = flat_die_outline(cfg, footprint, face.centre, view, centre) * cfg.px_per_mm
+    return die_look(raw, (cx, cy), away, cfg.px_per_mm, outline), float(np.linalg.norm(flat_die_top(cfg, view, centre)[1]))
+
+
+def cocked_probability(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, square: TopFace, view: Viewpoint,
+                       centre: tuple[float, float], away: NDArray[np.float64]) -> float | None:
+    """How sure the network of :mod:`vision.cocked` is that the die is cocked (``square``: its top as a square face
+    reads it, which places the flat outline); None when no model ships or it is not to be asked
+    (``cocked_net_sure`` above 1)."""
+    model = load_cocked_model()
+    if model is None or cfg.cocked_net_sure > 1.0:
+        return None
+    return model.cocked(*cocked_look(cfg, raw, footprint, square, view, centre, away))
+
+
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
              at: tuple[float, float] | None = None) -> dict[str, Any]:
     """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped).
@@ -1130,6 +1158,14 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         tipped = read_top_face(cfg, raw, footprint, False, away, reads)  # the top may be foreshortened, or lie past a side face
         if tipped.value is not None:
             face = tipped
+    # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
+    # square read's value stands: the top's pips are read alike); sure it is flat, rules that saw a cocked one
+    square = face if flat else read_top_face(cfg, raw, footprint, True, away, reads)
+    cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
+    if flat and cocked is not None and cocked >= cfg.cocked_net_sure:
+        flat = False
+    elif not flat and cocked is not None and cocked <= cfg.flat_net_sure:
+        face, flat = square, True
     value, conf = face.value, face.confidence
     return {
         "value": value,

@@ -1,0 +1,235 @@
+"""Fit ``vision/cocked_cnn.json`` (the network that tells a cocked die the outline rules call flat).
+
+    # 1. every die the reader finds on Blender sets (blender_render.py), with its look and the truth
+    .venv/bin/python benchmarks/bench_cocked_train.py extract OUT.npz SETDIR [SETDIR ...]
+    # 3. several fits (one seed each, run side by side) averaged in one file
+    .venv/bin/python benchmarks/bench_cocked_train.py merge A.json B.json --out vision/cocked_cnn.json
+    # 2. cross-validate by set (one network per held-out set), or fit the shipped networks on all
+    OMP_NUM_THREADS=1 /tmp/torchvenv/bin/python benchmarks/bench_cocked_train.py fit A.npz [B.npz ...] --cv [SET ...]
+    OMP_NUM_THREADS=1 /tmp/torchvenv/bin/python benchmarks/bench_cocked_train.py fit A.npz [B.npz ...] --seeds 1 2 3 --out vision/cocked_cnn.json
+
+PyTorch is not a dependency of the project (the reader runs the network on NumPy, ``vision/cocked.py``):
+``fit`` needs it in a separate virtual environment,
+``python3 -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch==2.13.0 numpy opencv-python-headless``.
+
+``extract`` calibrates each setup (cached beside OUT in ``OUT.cal/``), reads every frame with
+``vision.read.BoardReader`` and keeps, for every die it reads, the look ``vision.read.cocked_look`` makes
+(the one the reader judges), its reading (value, flat) and the truth of the nearest true die (within 14 mm;
+unmatched dice are kept with truth -1 and left out of fitting). A set's name is its directory's.
+
+``fit`` learns from the looks with the mirror about the camera's direction, shifts of up to 2 px, and
+lightness, colour and noise jitter; a cocked die weighs half the flat dice's share of the loss (the set
+holds about one cocked die in nine). ``--cv`` holds out each named set (all by default) in turn and
+prints, for every threshold, how many of the reader's flat calls the network would turn to cocked rightly
+and wrongly. The networks of ``--seeds`` are averaged in the written file.
+
+The shipped networks were fitted on the looks of 2,161 dice (256 cocked) of 1,430 frames: Blender seeds
+2026112570 (setups 0-39), 2026112580, 2026112590, 2026112600, 2026112610 and 2026112620 (setups 0-13).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def extract(out: Path, dirs: list[Path]) -> None:
+    import cv2
+    import vision.read as R
+    from bench_vision_blender import to_reader_mm
+    from vision.calibrate import Calibration, CalibrationConfig, calibrate
+    from vision.config import ReaderConfig
+    from vision.sources import read_image
+
+    cv2.setNumThreads(1)
+    cache = out.with_suffix(".cal")
+    cache.mkdir(exist_ok=True)
+    seen: list[tuple[dict, np.ndarray, float]] = []
+    read_die = R.read_die
+
+    def kept(cfg, cal, raw, blob, view, at=None):  # type: ignore[no-untyped-def]
+        die = read_die(cfg, cal, raw, blob, view, at)
+        footprint = blob.grown or blob
+        centre = blob.centre if at is None else at
+        away = np.asarray(centre, np.float64) - np.asarray(view.nadir, np.float64)
+        away /= max(float(np.linalg.norm(away)), 1e-9)
+        square = R.read_top_face(cfg, raw, footprint, True, away)
+        look, lift = R.cocked_look(cfg, raw, footprint, square, view, centre, away)
+        seen.append((die, look, lift))
+        return die
+
+    R.read_die = kept
+    rows, looks = [], []
+    cfg = ReaderConfig()
+    for root in dirs:
+        for d in sorted(p.parent for p in root.rglob("truth.json")):
+            truth = json.loads((d / "truth.json").read_text())
+            start = read_image(d / "start.jpg")
+            key = cache / (hashlib.sha1(start.tobytes()).hexdigest()[:16] + ".json")
+            if key.exists():
+                cal = Calibration.from_json(json.loads(key.read_text()))
+            else:
+                cal = calibrate(CalibrationConfig(reader=cfg), start)
+                key.write_text(json.dumps(cal.to_json()))
+            reader = R.BoardReader(cal, cfg)
+            for name, frame in sorted(truth["frames"].items()):
+                if name in ("start.jpg", "empty.jpg") or frame.get("arm"):
+                    continue
+                seen.clear()
+                reader(read_image(d / name))
+                true = [(t, to_reader_mm(cal, t["px"])) for t in frame["dice"]]
+                for die, look, lift in seen:
+                    x, y = die["xy_mm"]
+                    near = min(true, key=lambda t: np.hypot(t[1][0] - x, t[1][1] - y), default=None)
+                    match = near is not None and np.hypot(near[1][0] - x, near[1][1] - y) <= 14.0
+                    rows.append({"set": root.name, "setup": d.name, "frame": name, "lift": lift,
+                                 "true_flat": int(near[0]["flat"]) if match else -1,
+                                 "true_value": near[0]["value"] if match else -1,
+                                 "read_flat": int(die["flat"]), "read_value": die["value"] or 0})
+                    looks.append(look)
+        print(f"{root.name}: {len(rows)} dice so far", flush=True)
+    np.savez_compressed(out, looks=np.stack(looks), meta=json.dumps(rows))
+
+
+def fit_main(args: argparse.Namespace) -> None:
+    import torch
+    import torch.nn as nn
+    from vision.cocked import CockedModel, look_input
+
+    torch.set_num_threads(1)
+    rows, looks = [], []
+    for f in args.data:
+        z = np.load(f)
+        rows += json.loads(str(z["meta"]))
+        looks.append(z["looks"])
+    all_looks = np.concatenate(looks)
+    keep = [i for i, r in enumerate(rows) if r["true_flat"] >= 0]
+    rows = [rows[i] for i in keep]
+    X = torch.tensor(np.stack([look_input(all_looks[i]) for i in keep]).transpose(0, 3, 1, 2).copy())
+    lift = torch.tensor([[r["lift"] / 5.0] for r in rows], dtype=torch.float32)
+    y = torch.tensor([1 - r["true_flat"] for r in rows], dtype=torch.float32)  # 1: cocked
+    sets = np.array([r["set"] for r in rows])
+    w = args.width
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.c = nn.ModuleList([nn.Conv2d(X.shape[1], w, 3, padding=1), nn.Conv2d(w, 2 * w, 3, padding=1),
+                                    nn.Conv2d(2 * w, 2 * w, 3, padding=1), nn.Conv2d(2 * w, 4 * w, 3, padding=1)])
+            self.drop = nn.Dropout(0.3)
+            self.d1, self.d2 = nn.Linear(4 * w + 1, 32), nn.Linear(32, 1)
+
+        def forward(self, x, l):  # type: ignore[no-untyped-def]
+            for i, c in enumerate(self.c):
+                x = torch.relu(c(x))
+                x = nn.functional.max_pool2d(x, 2) if i < 3 else x.mean(dim=(2, 3))
+            return self.d2(torch.relu(self.d1(self.drop(torch.cat([x, l], 1))))).squeeze(1)
+
+    def augment(x):  # type: ignore[no-untyped-def]
+        flip = torch.rand(len(x)) < 0.5
+        x = torch.where(flip[:, None, None, None], x.flip(3), x)
+        sh = np.random.randint(-2, 3, 2)
+        x = torch.roll(x, shifts=(int(sh[0]), int(sh[1])), dims=(2, 3))
+        x = torch.cat([x[:, :1] * (1 + 0.1 * torch.randn(len(x), 1, 1, 1)),
+                       x[:, 1:4] * (1 + 0.3 * torch.randn(len(x), 1, 1, 1)), x[:, 4:]], 1)
+        noise = 0.02 * torch.randn_like(x)
+        noise[:, 4:] = 0
+        return x + noise
+
+    def fit(idx, seed):  # type: ignore[no-untyped-def]
+        torch.manual_seed(seed)
+        np.random.seed(seed)
+        net = Net()
+        opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-3)
+        n = len(idx)
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=args.epochs * ((n + 63) // 64))
+        pos = float(y[idx].mean())
+        weight = torch.tensor((1 - pos) / pos * 0.5)
+        for _ in range(args.epochs):
+            net.train()
+            perm = idx[torch.randperm(n)]
+            for b in range(0, n, 64):
+                j = perm[b:b + 64]
+                loss = nn.functional.binary_cross_entropy_with_logits(net(augment(X[j]), lift[j]), y[j], pos_weight=weight)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                sched.step()
+        return net.eval()
+
+    def exported(net) -> dict[str, np.ndarray]:  # type: ignore[no-untyped-def]
+        p = {}
+        for i, c in enumerate(net.c):
+            wt = c.weight.detach().numpy()  # (out, in, 3, 3) -> im2col rows (row, column, channel)
+            p[f"c{i + 1}_w"] = wt.transpose(2, 3, 1, 0).reshape(-1, wt.shape[0])
+            p[f"c{i + 1}_b"] = c.bias.detach().numpy()
+        p["d1_w"], p["d1_b"] = net.d1.weight.detach().numpy().T, net.d1.bias.detach().numpy()
+        p["d2_w"], p["d2_b"] = net.d2.weight.detach().numpy().T, net.d2.bias.detach().numpy()
+        return p
+
+    if args.cv is not None:
+        prob = np.full(len(y), np.nan)
+        for held in args.cv or sorted(set(sets)):
+            test = np.flatnonzero(sets == held)
+            model = CockedModel(tuple(exported(fit(torch.tensor(np.flatnonzero(sets != held)), s)) for s in args.seeds))
+            prob[test] = model.probabilities(X[test].numpy().transpose(0, 2, 3, 1), lift[test, 0].numpy() * 5.0)
+            t = y[test].numpy()
+            print(f"{held}: {len(test)} dice, {int(t.sum())} cocked; network alone right on {np.mean((prob[test] >= 0.5) == t):.2%}", flush=True)
+        done = ~np.isnan(prob)
+        read_flat = np.array([r["read_flat"] for r in rows]) == 1
+        cocked = y.numpy() == 1
+        print(f"reader: flat/cocked right on {np.mean(read_flat[done] != cocked[done]):.2%} of {done.sum()} dice; "
+              f"{int((read_flat & cocked)[done].sum())} cocked dice read flat")
+        for sure in (0.5, 0.6, 0.7, 0.8, 0.9, 0.95):
+            turned = read_flat & (prob >= sure) & done
+            print(f"  sure {sure}: turns {int((turned & cocked).sum())} cocked dice right, {int((turned & ~cocked).sum())} flat dice wrong")
+        if args.probs:
+            np.save(args.probs, prob)
+        return
+    model = CockedModel(tuple(exported(fit(torch.arange(len(y)), s)) for s in args.seeds))
+    ref = model.probabilities(X[:64].numpy().transpose(0, 2, 3, 1), lift[:64, 0].numpy() * 5.0)
+    Path(args.out).write_text(json.dumps(model.to_json()))
+    from vision.cocked import load_cocked_model
+    back = load_cocked_model.__wrapped__(Path(args.out)).probabilities(X[:64].numpy().transpose(0, 2, 3, 1), lift[:64, 0].numpy() * 5.0)
+    print(f"wrote {args.out}: {len(args.seeds)} networks, {len(y)} dice; float16 round trip moves a probability by {np.abs(back - ref).max():.4f} at most")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    e = sub.add_parser("extract")
+    e.add_argument("out", type=Path)
+    e.add_argument("dirs", type=Path, nargs="+")
+    f = sub.add_parser("fit")
+    f.add_argument("data", nargs="+")
+    f.add_argument("--cv", nargs="*", default=None, help="hold out these sets in turn (all when none are named)")
+    f.add_argument("--seeds", type=int, nargs="+", default=[1])
+    f.add_argument("--epochs", type=int, default=100)
+    f.add_argument("--width", type=int, default=16)
+    f.add_argument("--probs", help="with --cv: save each die's held-out probability here (.npy)")
+    f.add_argument("--out", default=str(ROOT / "vision" / "cocked_cnn.json"))
+    m = sub.add_parser("merge")
+    m.add_argument("parts", type=Path, nargs="+")
+    m.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    if args.what == "merge":
+        members = [p for part in args.parts for p in json.loads(part.read_text())["members"]]
+        args.out.write_text(json.dumps({"members": members}))
+        print(f"wrote {args.out}: {len(members)} networks")
+    elif args.what == "extract":
+        extract(args.out, args.dirs)
+    else:
+        fit_main(args)
+
+
+if __name__ == "__main__":
+    main()
