@@ -22,6 +22,10 @@ from the play and the flags raised.
 
 from __future__ import annotations
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: as `bgref` runs (referee/cli.py)
+
 import argparse
 import statistics
 import tempfile

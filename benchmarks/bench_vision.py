@@ -16,6 +16,10 @@ median ``read`` time per 1280x720 frame on one core (wall clock and CPU).
 
 from __future__ import annotations
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: as `bgref` runs (referee/cli.py)
+
 import argparse
 import csv
 import sys

@@ -19,6 +19,10 @@ the plane the homography maps).
 
 from __future__ import annotations
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: as `bgref` runs (referee/cli.py)
+
 import argparse
 import json
 import sys

@@ -12,6 +12,10 @@ of the per-frame differences and ratios.
 
 from __future__ import annotations
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: as `bgref` runs (referee/cli.py)
+
 import argparse
 import importlib
 import sys

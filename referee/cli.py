@@ -12,6 +12,10 @@ import importlib
 import os
 import sys
 
+# The reader's matrix products (vision.cocked's network) are small: OpenBLAS's threads only cost there,
+# 5 to 20 times the single-threaded time beside other work. Set before anything imports NumPy.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 # subcommand -> module that registers it
 _COMMANDS: dict[str, str] = {
     "plays": "referee.cli_engine",
