@@ -1129,7 +1129,8 @@ def cocked_probability(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, squa
 
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
              at: tuple[float, float] | None = None) -> dict[str, Any]:
-    """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped).
+    """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped):
+    flat or cocked by the outline and pip rules, then by :mod:`vision.cocked`'s network where it is sure.
     ``at`` is the blob's centre in canonical mm when ``raw`` is another window than the canonical image."""
     footprint = blob.grown or blob
     centre = blob.centre if at is None else at
@@ -1160,7 +1161,7 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
             face = tipped
     # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
     # square read's value stands: the top's pips are read alike); sure it is flat, rules that saw a cocked one
-    square = face if flat else read_top_face(cfg, raw, footprint, True, away, reads)
+    square = face if flat or cfg.cocked_net_sure > 1.0 else read_top_face(cfg, raw, footprint, True, away, reads)
     cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
     if flat and cocked is not None and cocked >= cfg.cocked_net_sure:
         flat = False
