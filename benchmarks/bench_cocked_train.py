@@ -205,8 +205,7 @@ def fit_main(args: argparse.Namespace) -> None:
     model = CockedModel(tuple(exported(fit(torch.arange(len(y)), s)) for s in args.seeds))
     ref = model.probabilities(X[:64].numpy().transpose(0, 2, 3, 1), lift[:64, 0].numpy() * 5.0)
     Path(args.out).write_text(json.dumps(model.to_json()))
-    from vision.cocked import load_cocked_model
-    back = load_cocked_model.__wrapped__(Path(args.out)).probabilities(X[:64].numpy().transpose(0, 2, 3, 1), lift[:64, 0].numpy() * 5.0)
+    back = CockedModel.from_json(json.loads(Path(args.out).read_text())).probabilities(X[:64].numpy().transpose(0, 2, 3, 1), lift[:64, 0].numpy() * 5.0)
     print(f"wrote {args.out}: {len(args.seeds)} networks, {len(y)} dice; float16 round trip moves a probability by {np.abs(back - ref).max():.4f} at most")
 
 

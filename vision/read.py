@@ -1119,12 +1119,9 @@ def cocked_look(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFa
 def cocked_probability(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, square: TopFace, view: Viewpoint,
                        centre: tuple[float, float], away: NDArray[np.float64]) -> float | None:
     """How sure the network of :mod:`vision.cocked` is that the die is cocked (``square``: its top as a square face
-    reads it, which places the flat outline); None when no model ships or it is not to be asked
-    (``cocked_net_sure`` above 1)."""
+    reads it, which places the flat outline); None when no model ships."""
     model = load_cocked_model()
-    if model is None or cfg.cocked_net_sure > 1.0:
-        return None
-    return model.cocked(*cocked_look(cfg, raw, footprint, square, view, centre, away))
+    return None if model is None else model.cocked(*cocked_look(cfg, raw, footprint, square, view, centre, away))
 
 
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
@@ -1161,12 +1158,13 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
             face = tipped
     # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
     # square read's value stands: the top's pips are read alike); sure it is flat, rules that saw a cocked one
-    square = face if flat or cfg.cocked_net_sure > 1.0 else read_top_face(cfg, raw, footprint, True, away, reads)
-    cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
-    if flat and cocked is not None and cocked >= cfg.cocked_net_sure:
-        flat = False
-    elif not flat and cocked is not None and cocked <= cfg.flat_net_sure:
-        face, flat = square, True
+    if cfg.cocked_net_sure <= 1.0:  # (above 1: never asked)
+        square = face if flat else read_top_face(cfg, raw, footprint, True, away, reads)
+        cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
+        if cocked is not None and flat and cocked >= cfg.cocked_net_sure:
+            flat = False
+        elif cocked is not None and not flat and cocked <= cfg.flat_net_sure:
+            face, flat = square, True
     value, conf = face.value, face.confidence
     return {
         "value": value,
