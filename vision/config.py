@@ -85,7 +85,7 @@ class ReaderConfig:
     cube_numeral_close: float = 5.0  # mm: closing that fills the numerals' ink into the cube's face
     cube_square_tolerance: float = 0.25  # the face's outline is the cube's when both sides are within this share of its edge
     cube_crop: float = 1.0  # crop side around the cube's centre, in cube edges
-    cube_search: float = 0.15  # the numeral template may sit this far (fraction of the edge) off centre
+    cube_search: float = 0.3  # the numeral template may sit this far (fraction of the edge) off centre (a face the light mask sees only in part misplaces its centre)
     cube_angles: tuple[float, ...] = (-5.0, 0.0, 5.0)  # tried about the cube outline's turn, on top of 90° turns
     cube_stop: float = 0.8  # a numeral matched this well ends the search (other places and turns are tried only below it)
     cube_refine: int = 4  # numerals (of 24: six faces, four quarter turns) tried at the small turns, the best upright
