@@ -107,7 +107,8 @@ def extract(out: Path, dirs: list[Path]) -> None:
 def fit_main(args: argparse.Namespace) -> None:
     import torch
     import torch.nn as nn
-    from vision.cocked import CockedModel, look_input
+    from bench_dice_cnn_torch import im2col_weights
+    from vision.cocked import LIFT_SCALE, CockedModel, look_input
 
     torch.set_num_threads(1)
     rows, looks = [], []
@@ -119,7 +120,7 @@ def fit_main(args: argparse.Namespace) -> None:
     keep = [i for i, r in enumerate(rows) if r["true_flat"] >= 0]
     rows = [rows[i] for i in keep]
     X = torch.tensor(np.stack([look_input(all_looks[i]) for i in keep]).transpose(0, 3, 1, 2).copy())
-    lift = torch.tensor([[r["lift"] / 5.0] for r in rows], dtype=torch.float32)
+    lift = torch.tensor([[r["lift"] / LIFT_SCALE] for r in rows], dtype=torch.float32)
     y = torch.tensor([1 - r["true_flat"] for r in rows], dtype=torch.float32)  # 1: cocked
     sets = np.array([r["set"] for r in rows])
     w = args.width
@@ -171,21 +172,18 @@ def fit_main(args: argparse.Namespace) -> None:
         return net.eval()
 
     def exported(net) -> dict[str, np.ndarray]:  # type: ignore[no-untyped-def]
-        p = {}
-        for i, c in enumerate(net.c):
-            wt = c.weight.detach().numpy()  # (out, in, 3, 3) -> im2col rows (row, column, channel)
-            p[f"c{i + 1}_w"] = wt.transpose(2, 3, 1, 0).reshape(-1, wt.shape[0])
-            p[f"c{i + 1}_b"] = c.bias.detach().numpy()
-        p["d1_w"], p["d1_b"] = net.d1.weight.detach().numpy().T, net.d1.bias.detach().numpy()
-        p["d2_w"], p["d2_b"] = net.d2.weight.detach().numpy().T, net.d2.bias.detach().numpy()
-        return p
+        return im2col_weights(net.c, {"d1": net.d1, "d2": net.d2})
+
+    def probabilities(model, idx) -> np.ndarray:  # type: ignore[no-untyped-def]
+        """The NumPy network's probabilities for the looks ``idx``, as the reader would get them."""
+        return model.probabilities(X[idx].numpy().transpose(0, 2, 3, 1), lift[idx, 0].numpy() * LIFT_SCALE)
 
     if args.cv is not None:
         prob = np.full(len(y), np.nan)
         for held in args.cv or sorted(set(sets)):
             test = np.flatnonzero(sets == held)
             model = CockedModel(tuple(exported(fit(torch.tensor(np.flatnonzero(sets != held)), s)) for s in args.seeds))
-            prob[test] = model.probabilities(X[test].numpy().transpose(0, 2, 3, 1), lift[test, 0].numpy() * 5.0)
+            prob[test] = probabilities(model, test)
             t = y[test].numpy()
             print(f"{held}: {len(test)} dice, {int(t.sum())} cocked; network alone right on {np.mean((prob[test] >= 0.5) == t):.2%}", flush=True)
         done = ~np.isnan(prob)
@@ -203,9 +201,9 @@ def fit_main(args: argparse.Namespace) -> None:
             np.save(args.probs, prob)
         return
     model = CockedModel(tuple(exported(fit(torch.arange(len(y)), s)) for s in args.seeds))
-    ref = model.probabilities(X[:64].numpy().transpose(0, 2, 3, 1), lift[:64, 0].numpy() * 5.0)
+    ref = probabilities(model, slice(0, 64))
     Path(args.out).write_text(json.dumps(model.to_json()))
-    back = CockedModel.from_json(json.loads(Path(args.out).read_text())).probabilities(X[:64].numpy().transpose(0, 2, 3, 1), lift[:64, 0].numpy() * 5.0)
+    back = probabilities(CockedModel.from_json(json.loads(Path(args.out).read_text())), slice(0, 64))
     print(f"wrote {args.out}: {len(args.seeds)} networks, {len(y)} dice; float16 round trip moves a probability by {np.abs(back - ref).max():.4f} at most")
 
 

@@ -88,17 +88,21 @@ class Net(nn.Module):
         return self.d2(self.drop(torch.relu(self.d1(x))))
 
     def export(self) -> ConvFaceModel:
-        """The weights as ``ConvFaceModel`` matrices: conv (9*in, out) in im2col's (row, column, channel) order."""
-        p = {}
-        for i, conv in enumerate(self.convs):
-            w = conv.weight.detach().numpy()  # (out, in, 3, 3)
-            p[f"c{i + 1}_w"] = np.ascontiguousarray(w.transpose(2, 3, 1, 0).reshape(-1, w.shape[0]), np.float32)
-            p[f"c{i + 1}_b"] = conv.bias.detach().numpy().astype(np.float32)
-        for name in ("d1", "d2"):
-            lin = getattr(self, name)
-            p[name + "_w"] = np.ascontiguousarray(lin.weight.detach().numpy().T, np.float32)
-            p[name + "_b"] = lin.bias.detach().numpy().astype(np.float32)
-        return ConvFaceModel((p,))
+        return ConvFaceModel((im2col_weights(self.convs, {"d1": self.d1, "d2": self.d2}),))
+
+
+def im2col_weights(convs: "list[nn.Conv2d] | nn.ModuleList", dense: dict[str, nn.Linear]) -> dict[str, np.ndarray]:
+    """Torch layers as the NumPy networks' matrices (``vision.dice_cnn``, ``vision.cocked``): conv ``c1``, ``c2``...
+    (9*in, out) in im2col's (row, column, channel) order, and each named dense layer (in, out)."""
+    p = {}
+    for i, conv in enumerate(convs):
+        w = conv.weight.detach().numpy()  # (out, in, 3, 3)
+        p[f"c{i + 1}_w"] = np.ascontiguousarray(w.transpose(2, 3, 1, 0).reshape(-1, w.shape[0]), np.float32)
+        p[f"c{i + 1}_b"] = conv.bias.detach().numpy().astype(np.float32)
+    for name, lin in dense.items():
+        p[name + "_w"] = np.ascontiguousarray(lin.weight.detach().numpy().T, np.float32)
+        p[name + "_b"] = lin.bias.detach().numpy().astype(np.float32)
+    return p
 
 
 def _bank_part(job: tuple[list[np.ndarray], int, int, float, int]) -> np.ndarray:
