@@ -347,3 +347,16 @@ def test_column_medians_are_numpys() -> None:
     for n in (1, 2, 3, 50, 51, 700):
         px = rng.integers(0, 256, (n, 3), np.uint8)
         assert read._column_medians(px) == [float(np.median(px[:, c])) for c in range(3)]
+
+
+def test_outlines_grown_box_by_box_are_the_whole_mask_dilated() -> None:
+    cfg = ReaderConfig()
+    rng = np.random.default_rng(2026112650)
+    for _ in range(10):
+        outlines = [cv2.convexHull((rng.uniform(-10, 700, 2) + rng.uniform(-20, 20, (6, 2))).astype(np.int32).reshape(-1, 1, 2))
+                    for _ in range(5)]  # some past the image's edges, some overlapping
+        for margin in (7.0, 4.5):
+            r = int(round(margin * cfg.px_per_mm))
+            whole = cv2.dilate(cv2.drawContours(np.zeros((480, 700), np.uint8), outlines, -1, 1, -1),
+                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+            assert np.array_equal(read._grown(cfg, outlines, (480, 700), margin), whole)

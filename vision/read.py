@@ -884,8 +884,15 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
 def _grown(cfg: ReaderConfig, outlines: list[NDArray[np.int32]], shape: tuple[int, ...], margin: float) -> NDArray[np.uint8]:
     """A mask of the filled outlines (canonical pixels) grown by ``margin`` mm."""
     mask = cv2.drawContours(np.zeros(shape[:2], np.uint8), outlines, -1, 1, -1)
-    k = 2 * int(round(margin * cfg.px_per_mm)) + 1
-    return cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    r = int(round(margin * cfg.px_per_mm))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    out = np.zeros_like(mask)
+    for outline in outlines:  # each within its own box: the mask is mostly empty, and dilating it whole is slow
+        x, y, w, h = cv2.boundingRect(outline)
+        x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(mask.shape[1], x + w + r), min(mask.shape[0], y + h + r)
+        if x1 > x0 and y1 > y0:
+            out[y0:y1, x0:x1] |= cv2.dilate(mask[y0:y1, x0:x1], disc)
+    return out
 
 
 def die_body(cfg: ReaderConfig, view: Viewpoint, blob: WhiteBlob) -> NDArray[np.int32]:
