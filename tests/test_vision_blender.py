@@ -33,7 +33,6 @@ from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import START_POINTS
 from vision.profiles import lab8_image
-import vision.read as read
 from vision.read import normalise_light, rim_evidence, rim_strengths
 from vision.sources import read_image
 
@@ -591,19 +590,19 @@ def test_when_both_inlays_look_as_light_the_greener_is_darks() -> None:
     assert BoardReader(calibrate(CalibrationConfig(dark_inlay="redder"), image))(frame)["points"] != truth["points"]
 
 
-def test_a_die_s_side_faces_and_shade_say_nothing_of_the_checkers_beside_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_die_s_side_faces_and_shade_say_nothing_of_the_checkers_beside_it() -> None:
     """Under a dim lamp and a camera 15° off vertical (Blender seed 2026116580, ``tests/data/vision_blender_die_by_stack``)
-    parallax shows a die's shaded side faces between its light top and its base, toward the camera's foot: up to
-    9 mm past the top. In frame 6 a flat 5 lies at the foot of point 1's six light checkers, and those dark faces,
-    scored as the point's colours, made one checker of the six look missing. Not scoring the colours over the die's
-    whole body (:func:`vision.read.die_body`) and 7 mm round it (4.5 mm round its top before) reads the six; the rims there are still looked at, so in frame 3, where
-    a cocked 6 lies by empty point 7, they still tell that no light checker lies on its orange leather."""
+    parallax shows a die's shaded side faces beside its light top, toward the camera's foot. In frame 6 a flat 5 lies
+    at the foot of point 1's six light checkers, and those dark faces, scored as the point's colours, made one checker
+    of the six look missing. Not scoring the colours within 7 mm of a die's top (``white_margin``; 4.5 mm before)
+    reads the six. The rims are still looked for from 4.5 mm (``rim_white_margin``), so in frame 3, where a cocked 6
+    lies by empty point 7, they still tell that no light checker lies on its orange leather."""
     folder, truth = _fixture("vision_blender_die_by_stack")
     cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
     for frame in ("frame03.jpg", "frame06.jpg"):
         reading = BoardReader(cal)(read_image(folder / frame))
         assert reading["points"] == truth[frame]["reading"]["points"], frame
-    # as before: the light top alone, and the rims' margin round it
-    monkeypatch.setattr(read, "die_body", lambda cfg, view, blob: blob.contour)
-    top_only = BoardReader(cal, replace(ReaderConfig(), white_margin=4.5))(read_image(folder / "frame06.jpg"))["points"]
-    assert top_only[0] == -5 and truth["frame06.jpg"]["reading"]["points"][0] == -6  # the miss this fixture keeps
+    before = BoardReader(cal, replace(ReaderConfig(), white_margin=4.5))(read_image(folder / "frame06.jpg"))["points"]
+    assert before[0] == -5 and truth["frame06.jpg"]["reading"]["points"][0] == -6  # the miss this fixture keeps
+    rims_hidden_too = BoardReader(cal, replace(ReaderConfig(), rim_white_margin=7.0))(read_image(folder / "frame03.jpg"))["points"]
+    assert rims_hidden_too[6] == -1 and truth["frame03.jpg"]["reading"]["points"][6] == 0

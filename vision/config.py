@@ -63,8 +63,8 @@ class ReaderConfig:
     light_fit_min_cut: float = 0.04  # log-brightness residual always kept in the fit (wood grain)
     min_gain: float = 0.25  # per-channel light normalisation limits
     max_gain: float = 4.0
-    white_margin: float = 7.0  # mm around dice and cube (a die's whole body) where checkers' colours are not scored
-    rim_white_margin: float = 4.5  # mm around their light tops where copper rims are not looked for
+    white_margin: float = 7.0  # mm around the light tops of dice and cube where checkers' colours are not scored
+    rim_white_margin: float = 4.5  # mm around them where copper rims are not looked for
     white_close: float = 4.0  # mm: closing that bridges pips and numerals
     white_open: float = 4.5  # mm: opening that removes thin copper highlights
     face_search_step: float = 1.5  # mm between the places a flat die's top face is tried at in its footprint

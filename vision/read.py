@@ -895,16 +895,6 @@ def _grown(cfg: ReaderConfig, outlines: list[NDArray[np.int32]], shape: tuple[in
     return out
 
 
-def die_body(cfg: ReaderConfig, view: Viewpoint, blob: WhiteBlob) -> NDArray[np.int32]:
-    """The outline (canonical pixels) of all a die-like light blob may hide: its light top and the side faces,
-    dim or in shade, that parallax shows between that top and the die's base, toward the camera's foot."""
-    if not blob.die_like(cfg):
-        return blob.contour
-    _, lift = flat_die_top(cfg, view, blob.centre)
-    shift = np.round(-lift * cfg.px_per_mm).astype(np.int32)
-    return cv2.convexHull(np.concatenate([blob.contour, blob.contour + shift]))
-
-
 def flat_die_top(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float]) -> tuple[float, NDArray[np.float64]]:
     """How a flat die standing at ``centre`` (canonical mm) shows its top: the edge it is seen with (mm,
     larger for standing nearer the camera) and its parallax, the top's shift from the base (mm vector)."""
@@ -1648,16 +1638,15 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     prof = sample_profiles(cfg, lab, cal.layout)
     bright, base = white_mask(cfg, cal, lab)
     blobs = [die_footprint(cfg, lab, base, b) for b in white_blobs(cfg, cal, lab, bright)]
-    view = camera_view(cfg, cal) if view is None else view
-    kept = [b for b in blobs if b.fill >= cfg.min_fill]  # not a copper rim's highlight, an arc
-    # where dice or the cube may hide checkers: their colours say nothing of checkers over a die's whole body (its
-    # shaded side faces and its shade lie between its light top and its base) and a margin round it; a copper ring
-    # is still looked for nearer, where its bright arc outshines what a die casts
-    bodies = _grown(cfg, [die_body(cfg, view, b) for b in kept], bright.shape, cfg.white_margin)
-    near_white = _grown(cfg, [b.contour for b in kept], bright.shape, cfg.rim_white_margin)
-    skip_pts, skip_dark, skip_light = sample_mask(cfg, bodies, cal.layout)
+    tops = [b.contour for b in blobs if b.fill >= cfg.min_fill]  # not a copper rim's highlight, an arc
+    # where dice or the cube may hide checkers: their colours say nothing of checkers within a margin round a die's
+    # light top (parallax shows its side faces, often in shade, toward the camera's foot); a copper ring is still
+    # looked for nearer, where its bright arc outshines what a die casts
+    near_white = _grown(cfg, tops, bright.shape, cfg.rim_white_margin)
+    skip_pts, skip_dark, skip_light = sample_mask(cfg, _grown(cfg, tops, bright.shape, cfg.white_margin), cal.layout)
     arm = arm_over_board(cfg, cal, lab, near_white)
     arm_pts, arm_dark, arm_light = (None, None, None) if arm is None else sample_mask(cfg, arm, cal.layout)
+    view = camera_view(cfg, cal) if view is None else view
     rims = None
     if cfg.rim_weight > 0:
         rims = rim_evidence(cfg, cal, lab[..., 0], near_white if arm is None else near_white | arm)
