@@ -606,3 +606,20 @@ def test_a_die_s_side_faces_and_shade_say_nothing_of_the_checkers_beside_it() ->
     assert before[0] == -5 and truth["frame06.jpg"]["reading"]["points"][0] == -6  # the miss this fixture keeps
     rims_hidden_too = BoardReader(cal, replace(ReaderConfig(), rim_white_margin=7.0))(read_image(folder / "frame03.jpg"))["points"]
     assert rims_hidden_too[6] == -1 and truth["frame03.jpg"]["reading"]["points"][6] == 0
+
+
+def test_the_grey_wood_between_two_rims_is_no_die() -> None:
+    """Under a cool lamp (Blender seed 2026113650, ``tests/data/vision_blender_grey_gap``, frame 1) the walnut between
+    two light checkers' rims and a point's edge is lit light grey: a die-sized blob, no clean square, whose rims'
+    shadows fit a 2's pips as well as a die's pips do. It was read as a cocked 2 beside the true 3 and 6. Its median
+    lightness lies 67 below the cube's white (``unclean_max_dimming``: 60); dropping such blobs from 50 below changed
+    no reading of the 1,430 tuning frames."""
+    folder, truth = _fixture("vision_blender_grey_gap")
+    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
+    image, want = read_image(folder / "frame01.jpg"), truth["frame01.jpg"]["reading"]
+    def dice(reading: dict[str, Any]) -> list[tuple[int, bool, str]]:
+        return sorted((d["value"], d["flat"], d["half"]) for d in reading["dice"])
+
+    assert dice(BoardReader(cal)(image)) == dice(want) == [(3, True, "outer"), (6, True, "outer")]
+    unfiltered = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=math.inf))(image)
+    assert dice(unfiltered) == [(2, False, "outer"), (3, True, "outer"), (6, True, "outer")]  # the miss this fixture keeps

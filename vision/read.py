@@ -636,6 +636,7 @@ class WhiteBlob:
     colour: tuple[float, float, float]  # median Lab of the brighter half
     fill: float  # area / area of the fitted rectangle
     grown: WhiteBlob | None = None  # a die's whole footprint, dimmer faces and all (see die_footprint)
+    lightness: float = 255.0  # median Lab L over the whole blob, pips and shade in
 
     def die_like(self, cfg: ReaderConfig) -> bool:
         return (self.narrow(cfg) or cfg.die_min_side <= self.size[0] <= cfg.die_max_side) and self.fill >= cfg.min_fill
@@ -767,7 +768,7 @@ def _blob(cfg: ReaderConfig, lab: Image, c: NDArray[np.int32]) -> WhiteBlob | No
     (middle,) = _column_medians(inside[:, :1])
     colour = tuple(_column_medians(inside[inside[:, 0] >= middle]))  # the lighter half's: pips and shade left out
     fill = float(cv2.contourArea(c)) / max(w * h, 1.0)
-    return WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c, colour, fill)  # type: ignore[arg-type]
+    return WhiteBlob((cx / ppm, cy / ppm), (short, long), ang, c, colour, fill, lightness=middle)  # type: ignore[arg-type]
 
 
 def _opened_parts(cfg: ReaderConfig, contour: NDArray[np.int32], open_mm: float,
@@ -1705,7 +1706,8 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
     the outline, where they are seen whole (the canonical image cuts them). A blob that is no clean square
     (``unread_min_fill``) counts as a die only if its pips are read surely (``unclean_min_confidence``): a
     square die nobody can read is still reported, so the referee can ask for a look, but bright arcs on a
-    copper rim, with dark gaps that may pass for pips, are not. With a ``fine`` look, each die is found again
+    copper rim, with dark gaps that may pass for pips, are not; nor is such a blob mostly greyer than the cube's
+    white (``unclean_max_dimming``), as the walnut between two rims is under a cool lamp. With a ``fine`` look, each die is found again
     and read at ``detail_px_per_mm`` (see :func:`die_in_detail`)."""
     geo = cfg.geometry
     dice = []
@@ -1716,6 +1718,8 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
             continue
         if not face_marked(cfg, raw, blob):
             continue  # a lamp's glare on the varnish: light and square enough, but no pip on it
+        if blob.fill < cfg.unread_min_fill and blob.lightness < cal.classes["white"].mean[0] - cfg.unclean_max_dimming:
+            continue  # no clean square, and mostly greyer than the cube's white: the wood between two rims, lit by a cool lamp
         if fine is not None:
             window, seen = die_in_detail(cfg, fine, blob)
             die = read_die(fine.cfg, cal, window, seen, view)
