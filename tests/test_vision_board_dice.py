@@ -359,4 +359,4 @@ def test_outlines_grown_box_by_box_are_the_whole_mask_dilated() -> None:
             r = int(round(margin * cfg.px_per_mm))
             whole = cv2.dilate(cv2.drawContours(np.zeros((480, 700), np.uint8), outlines, -1, 1, -1),
                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-            assert np.array_equal(read._grown(cfg, outlines, (480, 700), margin), whole)
+            assert np.array_equal(read._grown(cfg, outlines, (480, 700), (margin,))[0], whole)

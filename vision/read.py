@@ -878,22 +878,26 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     if grown is None or grown.size[1] > cfg.max_footprint or grown.fill < cfg.min_fill:
         return blob
     contour = grown.contour + np.array([x0, y0], np.int32)
-    footprint = WhiteBlob((grown.centre[0] + x0 / ppm, grown.centre[1] + y0 / ppm), grown.size, grown.angle, contour, blob.colour, grown.fill)
+    footprint = replace(grown, centre=(grown.centre[0] + x0 / ppm, grown.centre[1] + y0 / ppm), contour=contour, colour=blob.colour)
     return replace(blob, grown=footprint)
 
 
-def _grown(cfg: ReaderConfig, outlines: list[NDArray[np.int32]], shape: tuple[int, ...], margin: float) -> NDArray[np.uint8]:
-    """A mask of the filled outlines (canonical pixels) grown by ``margin`` mm."""
+def _grown(cfg: ReaderConfig, outlines: list[NDArray[np.int32]], shape: tuple[int, ...],
+           margins: tuple[float, ...]) -> list[NDArray[np.uint8]]:
+    """Masks of the filled outlines (canonical pixels), one grown by each of ``margins`` mm."""
     mask = cv2.drawContours(np.zeros(shape[:2], np.uint8), outlines, -1, 1, -1)
-    r = int(round(margin * cfg.px_per_mm))
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    out = np.zeros_like(mask)
-    for outline in outlines:  # each within its own box: the mask is mostly empty, and dilating it whole is slow
-        x, y, w, h = cv2.boundingRect(outline)
-        x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(mask.shape[1], x + w + r), min(mask.shape[0], y + h + r)
-        if x1 > x0 and y1 > y0:
-            out[y0:y1, x0:x1] |= cv2.dilate(mask[y0:y1, x0:x1], disc)
-    return out
+    boxes = [cv2.boundingRect(outline) for outline in outlines]
+    grown = []
+    for margin in margins:
+        r = int(round(margin * cfg.px_per_mm))
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        out = np.zeros_like(mask)
+        for x, y, w, h in boxes:  # each within its own box: the mask is mostly empty, and dilating it whole is slow
+            x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(mask.shape[1], x + w + r), min(mask.shape[0], y + h + r)
+            if x1 > x0 and y1 > y0:
+                out[y0:y1, x0:x1] |= cv2.dilate(mask[y0:y1, x0:x1], disc)
+        grown.append(out)
+    return grown
 
 
 def flat_die_top(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float]) -> tuple[float, NDArray[np.float64]]:
@@ -1643,8 +1647,8 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     # where dice or the cube may hide checkers: their colours say nothing of checkers within a margin round a die's
     # light top (parallax shows its side faces, often in shade, toward the camera's foot); a copper ring is still
     # looked for nearer, where its bright arc outshines what a die casts
-    near_white = _grown(cfg, tops, bright.shape, cfg.rim_white_margin)
-    skip_pts, skip_dark, skip_light = sample_mask(cfg, _grown(cfg, tops, bright.shape, cfg.white_margin), cal.layout)
+    near_white, near_die = _grown(cfg, tops, bright.shape, (cfg.rim_white_margin, cfg.white_margin))
+    skip_pts, skip_dark, skip_light = sample_mask(cfg, near_die, cal.layout)
     arm = arm_over_board(cfg, cal, lab, near_white)
     arm_pts, arm_dark, arm_light = (None, None, None) if arm is None else sample_mask(cfg, arm, cal.layout)
     view = camera_view(cfg, cal) if view is None else view
