@@ -30,7 +30,7 @@ from vision import BoardReader, CalibrationConfig, calibrate
 from vision.board import to_canonical
 from vision.calibrate import Calibration, learn_bare_board, learn_empty_board, load_calibration, looks_bare, warp_maps
 from vision.config import ReaderConfig
-from vision.errors import BoardNotFoundError, CalibrationError
+from vision.errors import BoardNotFoundError, CalibrationError, StartPositionNotFoundError
 from vision.geometry import START_POINTS
 from vision.profiles import lab8_image
 from vision.read import normalise_light, rim_evidence, rim_strengths
@@ -488,6 +488,26 @@ def test_calibration_under_a_cool_lamp_falls_back_on_greyer_leather() -> None:
     reading = reader(read_image(folder / "frame01.jpg"))
     assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
     assert [d["value"] for d in reading["dice"]] == [d["value"] for d in truth["dice"]]
+
+
+def test_calibration_under_a_warm_lamp_falls_back_on_olive_turned_toward_orange() -> None:
+    """Under a warm lamp, with the camera 920 mm up (Blender seed 2026141650, ``tests/data/vision_blender_warm_olive``),
+    the olive points show at HSV hue 21-23, below olive's 24: only the orange leather is found, the
+    two rows of points lie apart, and every fit covers part of the board ("checker contrast 0.85").
+    The warm fallback prior (olive from hue 20) finds the whole surface, and the frame reads."""
+    folder, frames = _fixture("vision_blender_warm_olive")
+    image = read_image(folder / "start.jpg")
+    config = CalibrationConfig()
+    without = replace(config, finder=replace(config.finder, fallback_priors=config.finder.fallback_priors[:1]))
+    with pytest.raises(StartPositionNotFoundError, match="checker contrast"):
+        calibrate(without, image)
+    cal = calibrate(config, image)
+    assert (cal.layout.home_right, cal.layout.dark_bottom) == (True, True)
+    truth = frames["frame01.jpg"]["reading"]
+    reading = BoardReader(cal)(read_image(folder / "frame01.jpg"))
+    assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
+    assert sorted(d["value"] for d in reading["dice"]) == sorted(d["value"] for d in truth["dice"])
+    assert reading["cube"] == truth["cube"]
 
 
 def test_reading_frame_after_frame_builds_no_new_label_tables() -> None:

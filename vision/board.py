@@ -31,6 +31,7 @@ class LeatherPrior:
     olive_min_saturation: int
     split_by_brightness: bool  # Otsu on the brightness of orange-hued pixels (walnut is darker)
     white_balance: bool = False  # judge colours after scaling each channel to the image's brightest (the lamp's colour)
+    olive_hue: tuple[int, int] | None = None  # instead of the finder's (a warm lamp turns olive toward orange)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +42,9 @@ class BoardFinderConfig:
     orange_hue: tuple[int, int] = (172, 16)  # OpenCV hue (0..180) wraps: >= first or <= second
     priors: tuple[LeatherPrior, ...] = (LeatherPrior(175, 95, False), LeatherPrior(140, 70, True), LeatherPrior(140, 70, True, True))
     # tried only when no fit of ``priors`` calibrates: a cool or dim lamp greys the leather (the orange
-    # points at saturation 150-165, the olive at 60-80, under the Blender renders' cool lamp)
-    fallback_priors: tuple[LeatherPrior, ...] = (LeatherPrior(110, 50, True),)
+    # points at saturation 150-165, the olive at 60-80, under the Blender renders' cool lamp); a warm lamp
+    # turns the olive toward orange (hue 21-23 on a Blender render whose start did not calibrate)
+    fallback_priors: tuple[LeatherPrior, ...] = (LeatherPrior(110, 50, True), LeatherPrior(140, 70, True, olive_hue=(20, 50)))
     white_percentile: float = 99.5  # per channel: the lamp's colour, from the cube and the copper's highlights
     min_otsu_pixels: int = 500
     olive_hue: tuple[int, int] = (24, 50)
@@ -123,7 +125,8 @@ def leather_mask(cfg: BoardFinderConfig, small: Image, prior: LeatherPrior | Non
     if prior.split_by_brightness and orange.sum() > cfg.min_otsu_pixels:
         cut, _ = cv2.threshold(v[orange].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         orange &= v > cut
-    olive = (h >= cfg.olive_hue[0]) & (h <= cfg.olive_hue[1]) & (s >= prior.olive_min_saturation)
+    olive_hue = prior.olive_hue or cfg.olive_hue
+    olive = (h >= olive_hue[0]) & (h <= olive_hue[1]) & (s >= prior.olive_min_saturation)
     olive &= v >= cfg.olive_relative_value * top
     return ((orange | olive) & (v >= cfg.min_value)).astype(np.uint8) * 255
 
