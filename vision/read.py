@@ -1711,7 +1711,8 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
     (``unread_min_fill``) counts as a die only if its pips are read surely (``unclean_min_confidence``): a
     square die nobody can read is still reported, so the referee can ask for a look, but bright arcs on a
     copper rim, with dark gaps that may pass for pips, are not; nor is such a blob mostly greyer than the cube's
-    white (``unclean_max_dimming``), as the walnut between two rims is under a cool lamp. With a ``fine`` look,
+    white (``unclean_max_dimming``), as the walnut between two rims is under a cool lamp; a square so grey is a die
+only if its pips are read. With a ``fine`` look,
     each die is found again and read at ``detail_px_per_mm`` (see :func:`die_in_detail`)."""
     geo = cfg.geometry
     dice = []
@@ -1722,7 +1723,8 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
             continue
         if not face_marked(cfg, raw, blob):
             continue  # a lamp's glare on the varnish: light and square enough, but no pip on it
-        if blob.fill < cfg.unread_min_fill and blob.lightness < cal.classes["white"].mean[0] - cfg.unclean_max_dimming:
+        grey = blob.lightness < cal.classes["white"].mean[0] - cfg.unclean_max_dimming
+        if blob.fill < cfg.unread_min_fill and grey:
             continue  # no clean square, and mostly greyer than the cube's white: the wood between two rims, lit by a cool lamp
         if fine is not None:
             window, seen = die_in_detail(cfg, fine, blob)
@@ -1731,6 +1733,8 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
             die = read_die(cfg, cal, raw, blob, view)
         if blob.fill < cfg.unread_min_fill and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
             continue  # no clean square and no sure pips: a copper rim's highlight, not a die
+        if grey and die["value"] is None:
+            continue  # square, but no pips read and mostly grey: the rims' highlights round a gap of lit walnut
         dice.append(die)
     return dice + dice_past_outline(cfg, cal, view, strips, cube, fine)
 
