@@ -651,9 +651,9 @@ def test_the_grey_wood_between_two_rims_is_no_die() -> None:
 
 def test_a_grey_square_with_no_pips_read_is_no_die() -> None:
     """Under a dim lamp (Blender seed 2026132650, ``tests/data/vision_blender_grey_square``, frame 6) the copper
-    rims' highlights round a gap of walnut at point 1's foot make a die-sized square (fill 0.82), whose median
-    lightness lies 104 below the cube's white. It was reported as an unread die in the home board beside the
-    true 5 and 4. A square that grey (``unclean_max_dimming``) is a die only if its pips are read."""
+    rims' highlights round a gap of walnut at a corner point's foot make a die-sized square (fill 0.82) whose
+    median lightness lies 104 below the cube's white. It was reported as an unread die in the home board beside
+    the true 5 and 4. A square that grey (``unclean_max_dimming``) is a die only if its pips are read."""
     folder, truth = _fixture("vision_blender_grey_square")
     cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
     image, want = read_image(folder / "frame06.jpg"), truth["frame06.jpg"]["reading"]

@@ -1711,9 +1711,9 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
     (``unread_min_fill``) counts as a die only if its pips are read surely (``unclean_min_confidence``): a
     square die nobody can read is still reported, so the referee can ask for a look, but bright arcs on a
     copper rim, with dark gaps that may pass for pips, are not; nor is such a blob mostly greyer than the cube's
-    white (``unclean_max_dimming``), as the walnut between two rims is under a cool lamp; a square so grey is a die
-only if its pips are read. With a ``fine`` look,
-    each die is found again and read at ``detail_px_per_mm`` (see :func:`die_in_detail`)."""
+    white (``unclean_max_dimming``), as the walnut between two rims is under a cool lamp; a square so grey is a
+    die only if its pips are read. With a ``fine`` look, each die is found again and read at ``detail_px_per_mm``
+    (see :func:`die_in_detail`)."""
     geo = cfg.geometry
     dice = []
     for blob in blobs:
