@@ -636,8 +636,8 @@ def test_the_grey_wood_between_two_rims_is_no_die() -> None:
     """Under a cool lamp (Blender seed 2026113650, ``tests/data/vision_blender_grey_gap``, frame 1) the walnut between
     two light checkers' rims and a point's edge is lit light grey: a die-sized blob, no clean square, whose rims'
     shadows fit a 2's pips as well as a die's pips do. It was read as a cocked 2 beside the true 3 and 6. Its median
-    lightness lies 67 below the cube's white (``unclean_max_dimming``: 60); dropping such blobs from 50 below changed
-    no reading of the 1,430 tuning frames."""
+    lightness lies 67 below the cube's white (``unclean_max_dimming``: 40 since session 26, 60 before); dropping such
+    blobs from 50 below changed no reading of the 1,430 tuning frames."""
     folder, truth = _fixture("vision_blender_grey_gap")
     cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
     image, want = read_image(folder / "frame01.jpg"), truth["frame01.jpg"]["reading"]

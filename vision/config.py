@@ -97,7 +97,7 @@ class ReaderConfig:
     cube_sure: float = 0.6  # a match this good off the playing surface needs no further look
     min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square
     unread_min_fill: float = 0.8  # the same, for a blob whose pips are not read surely (copper highlights are arcs)
-    unclean_max_dimming: float = 60.0  # Lab L: how far a less square blob's median, or an unread square's, may lie below the cube's white
+    unclean_max_dimming: float = 40.0  # Lab L: how far a less square blob's median, or an unread square's, may lie below the cube's white
     unclean_min_confidence: float = 0.8  # a less square blob is a die only with pips read this surely
     die_min_face_std: float = 8.0  # Lab L spread (std) over a die's footprint: its pips mark it, a glare on the varnish is plain
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
