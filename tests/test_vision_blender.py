@@ -665,3 +665,18 @@ def test_a_grey_square_with_no_pips_read_is_no_die() -> None:
     assert reading["points"] == want["points"]
     unfiltered = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=math.inf))(image)
     assert dice(unfiltered) == [(4, True, "outer"), (5, True, "outer"), (None, True, "home")]  # the miss this fixture keeps
+
+
+def test_a_grey_strip_between_rims_is_no_cocked_die() -> None:
+    """Under a cool lamp (Blender seed 2026128650, ``tests/data/vision_blender_grey_strip``, frame 10, no dice on the
+    board) the walnut between two light checkers' rims and an olive point's edge is lit grey: a blob of fill 0.75
+    whose pips read as a cocked 2 at confidence 1.0. Its median lies 50 below the cube's white, under the 60 that
+    ``unclean_max_dimming`` allowed until session 26; at 40 it is no die."""
+    folder, truth = _fixture("vision_blender_grey_strip")
+    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
+    image, want = read_image(folder / "frame10.jpg"), truth["frame10.jpg"]["reading"]
+    reading = BoardReader(cal)(image)
+    assert reading["dice"] == want["dice"] == []
+    assert reading["points"] == want["points"] and reading["cube"] == want["cube"]
+    at_60 = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=60.0))(image)
+    assert [(d["value"], d["flat"], d["half"]) for d in at_60["dice"]] == [(2, False, "outer")]  # the miss this fixture keeps
