@@ -303,6 +303,11 @@ def _dice(reading: dict[str, Any]) -> Dice:
     return sorted((d["value"], d["flat"]) for d in reading["dice"])
 
 
+def _dice_and_halves(reading: dict[str, Any]) -> list[tuple[int | None, bool, str]]:
+    """Each die's (value, flat, half), in one order whatever the values (an unread die's is None)."""
+    return sorted(((d["value"], d["flat"], d["half"]) for d in reading["dice"]), key=str)
+
+
 def _dice_kept_and_mended(name: str, frame: str, *offs: dict[str, float]) -> tuple[Dice, list[Dice], dict[str, Any], dict[str, Any]]:
     """A dice fixture's true dice (value, flat), those read with each of ``offs`` (settings that switch a test off:
     the miss the fixture keeps), and the reading with the default settings and the frame's truth."""
@@ -641,12 +646,9 @@ def test_the_grey_wood_between_two_rims_is_no_die() -> None:
     folder, truth = _fixture("vision_blender_grey_gap")
     cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
     image, want = read_image(folder / "frame01.jpg"), truth["frame01.jpg"]["reading"]
-    def dice(reading: dict[str, Any]) -> list[tuple[int, bool, str]]:
-        return sorted((d["value"], d["flat"], d["half"]) for d in reading["dice"])
-
-    assert dice(BoardReader(cal)(image)) == dice(want) == [(3, True, "outer"), (6, True, "outer")]
+    assert _dice_and_halves(BoardReader(cal)(image)) == _dice_and_halves(want) == [(3, True, "outer"), (6, True, "outer")]
     unfiltered = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=math.inf))(image)
-    assert dice(unfiltered) == [(2, False, "outer"), (3, True, "outer"), (6, True, "outer")]  # the miss this fixture keeps
+    assert _dice_and_halves(unfiltered) == [(2, False, "outer"), (3, True, "outer"), (6, True, "outer")]  # the miss this fixture keeps
 
 
 def test_a_grey_square_with_no_pips_read_is_no_die() -> None:
@@ -657,14 +659,11 @@ def test_a_grey_square_with_no_pips_read_is_no_die() -> None:
     folder, truth = _fixture("vision_blender_grey_square")
     cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
     image, want = read_image(folder / "frame06.jpg"), truth["frame06.jpg"]["reading"]
-    def dice(reading: dict[str, Any]) -> list[tuple[int | None, bool, str]]:
-        return sorted(((d["value"], d["flat"], d["half"]) for d in reading["dice"]), key=str)
-
     reading = BoardReader(cal)(image)
-    assert dice(reading) == dice(want) == [(4, True, "outer"), (5, True, "outer")]
+    assert _dice_and_halves(reading) == _dice_and_halves(want) == [(4, True, "outer"), (5, True, "outer")]
     assert reading["points"] == want["points"]
     unfiltered = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=math.inf))(image)
-    assert dice(unfiltered) == [(4, True, "outer"), (5, True, "outer"), (None, True, "home")]  # the miss this fixture keeps
+    assert _dice_and_halves(unfiltered) == [(4, True, "outer"), (5, True, "outer"), (None, True, "home")]  # the miss this fixture keeps
 
 
 def test_a_grey_strip_between_rims_is_no_cocked_die() -> None:
@@ -679,4 +678,4 @@ def test_a_grey_strip_between_rims_is_no_cocked_die() -> None:
     assert reading["dice"] == want["dice"] == []
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"]
     at_60 = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=60.0))(image)
-    assert [(d["value"], d["flat"], d["half"]) for d in at_60["dice"]] == [(2, False, "outer")]  # the miss this fixture keeps
+    assert _dice_and_halves(at_60) == [(2, False, "outer")]  # the miss this fixture keeps
