@@ -1708,7 +1708,7 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
               strips: list[OutlineBand], cube: dict[str, Any] | None, fine: FineLook | None = None) -> list[dict[str, Any]]:
     """Every die-like light blob that is not the cube, read; those on a long side's frame in the strips past
     the outline, where they are seen whole (the canonical image cuts them). A blob that is no clean square
-    (``unread_min_fill``) counts as a die only if its pips are read surely (``unclean_min_confidence``): a
+    (``unread_min_fill``, at the coarse look or the fine one) counts as a die only if its pips are read surely (``unclean_min_confidence``): a
     square die nobody can read is still reported, so the referee can ask for a look, but bright arcs on a
     copper rim, with dark gaps that may pass for pips, are not; nor is such a blob mostly greyer than the cube's
     white (``unclean_max_dimming``), as the walnut between two rims is under a cool lamp; a square so grey is a
@@ -1724,14 +1724,13 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
         if not face_marked(cfg, raw, blob):
             continue  # a lamp's glare on the varnish: light and square enough, but no pip on it
         grey = blob.lightness < cal.classes["white"].mean[0] - cfg.unclean_max_dimming
-        if blob.fill < cfg.unread_min_fill and grey:
+        window, seen = die_in_detail(cfg, fine, blob) if fine is not None else (raw, blob)
+        # clean only if square at both looks: the fine one sees a rim's curve that the coarse one rounds off
+        clean = min(blob.fill, seen.fill) >= cfg.unread_min_fill
+        if not clean and grey:
             continue  # no clean square, and mostly greyer than the cube's white: the wood between two rims, lit by a cool lamp
-        if fine is not None:
-            window, seen = die_in_detail(cfg, fine, blob)
-            die = read_die(fine.cfg, cal, window, seen, view)
-        else:
-            die = read_die(cfg, cal, raw, blob, view)
-        if blob.fill < cfg.unread_min_fill and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
+        die = read_die(cfg if fine is None else fine.cfg, cal, window, seen, view)
+        if not clean and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
             continue  # no clean square and no sure pips: a copper rim's highlight, not a die
         if grey and die["value"] is None:
             continue  # square, but no pips read and mostly grey: the rims' highlights round a gap of lit walnut
