@@ -33,7 +33,7 @@ from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError, CalibrationError, StartPositionNotFoundError
 from vision.geometry import START_POINTS
 from vision.profiles import lab8_image
-from vision.read import normalise_light, rim_evidence, rim_strengths
+from vision.read import TopFace, camera_view, normalise_light, rim_evidence, rim_strengths, same_face
 from vision.sources import read_image
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -712,3 +712,22 @@ def test_a_cocked_die_leaning_on_the_frame_with_a_narrow_top_is_found() -> None:
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
     at_11_5 = BoardReader(cal, replace(ReaderConfig(), tipped_min_side=11.5))(image)
     assert _dice_and_halves(at_11_5) == [(3, True, "home")]  # the miss this fixture keeps
+
+
+def test_a_corner_pip_centred_in_a_foreshortened_crop_is_not_a_one() -> None:
+    """Under a cool lamp, the camera 6.5 degrees off vertical (Blender seed 2026120650,
+    ``tests/data/vision_blender_corner_pip``, frame 8), a 2 leans on a checker. Its square read is a 2, and a
+    face shows past it, so the die is cocked; the foreshortened read that looks for the top then centred a crop
+    on one of the 2's corner pips, 5.3 mm from the square's centre, and read a 1. Two faces of a die lie at least
+    half an edge apart seen from above (less parallax), so that read is the same face misplaced."""
+    folder, truth = _fixture("vision_blender_corner_pip")
+    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
+    image, want = read_image(folder / "frame08.jpg"), truth["frame08.jpg"]["reading"]
+    reading = BoardReader(cal)(image)
+    assert _dice_and_halves(reading) == _dice_and_halves(want) == [(2, False, "home")]
+    assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
+    cfg = ReaderConfig().detail()
+    view, centre, ppm = camera_view(cfg, cal), (161.4, 294.0), cfg.px_per_mm
+    square = TopFace(2, 1.0, 59.5, (100.0, 100.0))
+    assert same_face(cfg, view, centre, square, TopFace(1, 1.0, 69.7, (100.0 + 3.7 * ppm, 100.0 + 3.8 * ppm)))  # 5.3 mm
+    assert not same_face(cfg, view, centre, square, TopFace(5, 1.0, 30.9, (100.0 + 9.1 * ppm, 100.0)))  # a side face

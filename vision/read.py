@@ -1143,6 +1143,16 @@ def cocked_probability(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, squa
     return None if model is None else model.cocked(*cocked_look(cfg, raw, footprint, square, view, centre, away))
 
 
+def same_face(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], a: TopFace, b: TopFace) -> bool:
+    """Whether two face reads of the die at ``centre`` (canonical mm) lie too near to be two of its faces: seen
+    from above, two faces' centres lie at least half an edge apart, whatever the die's tilt (two faces that face
+    up have unit normals whose difference has a horizontal part of at least one), less the parallax of the half
+    edge their heights may differ by."""
+    edge, lift = flat_die_top(cfg, view, centre)
+    apart = float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1])) / cfg.px_per_mm
+    return apart < (edge - float(np.linalg.norm(lift))) / 2
+
+
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
              at: tuple[float, float] | None = None) -> dict[str, Any]:
     """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped):
@@ -1173,7 +1183,9 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
     elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None, away, reads):
         flat = False
         tipped = read_top_face(cfg, raw, footprint, False, away, reads)  # the top may be foreshortened, or lie past a side face
-        if tipped.value is not None:
+        # but another value read too near the square's to be another face is that face misplaced (a crop
+        # centred on a 2's corner pip reads a 1): the square's value stands
+        if tipped.value is not None and (tipped.value == face.value or not same_face(cfg, view, centre, face, tipped)):
             face = tipped
     # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
     # square read's value stands: the top's pips are read alike); sure it is flat, rules that saw a cocked one
