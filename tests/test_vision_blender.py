@@ -191,6 +191,12 @@ def _fixture(name: str) -> tuple[Path, dict[str, Any]]:
     return folder, json.loads((folder / "truth.json").read_text())["frames"]
 
 
+def _fixture_frame(name: str, frame: str) -> tuple[Calibration, Any, dict[str, Any]]:
+    """A committed Blender fixture's calibration (from its start), one frame's image and its true reading."""
+    folder, truth = _fixture(name)
+    return calibrate(CalibrationConfig(), read_image(folder / "start.jpg")), read_image(folder / frame), truth[frame]["reading"]
+
+
 def _fixture_reading(name: str, frame: str) -> tuple[dict[str, Any], dict[str, Any]]:
     folder, truth = _fixture(name)
     return BoardReader(calibrate(CalibrationConfig(), read_image(folder / "start.jpg")))(read_image(folder / frame)), truth[frame]["reading"]
@@ -643,9 +649,7 @@ def test_the_grey_wood_between_two_rims_is_no_die() -> None:
     shadows fit a 2's pips as well as a die's pips do. It was read as a cocked 2 beside the true 3 and 6. Its median
     lightness lies 67 below the cube's white (``unclean_max_dimming``: 40 since session 26, 60 before); dropping such
     blobs from 50 below changed no reading of the 1,430 tuning frames."""
-    folder, truth = _fixture("vision_blender_grey_gap")
-    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
-    image, want = read_image(folder / "frame01.jpg"), truth["frame01.jpg"]["reading"]
+    cal, image, want = _fixture_frame("vision_blender_grey_gap", "frame01.jpg")
     assert _dice_and_halves(BoardReader(cal)(image)) == _dice_and_halves(want) == [(3, True, "outer"), (6, True, "outer")]
     unfiltered = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=math.inf))(image)
     assert _dice_and_halves(unfiltered) == [(2, False, "outer"), (3, True, "outer"), (6, True, "outer")]  # the miss this fixture keeps
@@ -657,9 +661,7 @@ def test_a_grey_square_with_no_pips_read_is_no_die() -> None:
     median lightness lies 104 below the cube's white. It was reported as an unread die in the home board beside
     the true 5 and 4. A square that grey (``unclean_max_dimming``) is a die only if its pips are read. Since
     session 27 the fine look drops it too: there its fill is 0.77, no clean square, and its pips are not read."""
-    folder, truth = _fixture("vision_blender_grey_square")
-    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
-    image, want = read_image(folder / "frame06.jpg"), truth["frame06.jpg"]["reading"]
+    cal, image, want = _fixture_frame("vision_blender_grey_square", "frame06.jpg")
     reading = BoardReader(cal)(image)
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(4, True, "outer"), (5, True, "outer")]
     assert reading["points"] == want["points"]
@@ -675,9 +677,7 @@ def test_a_grey_strip_between_rims_is_no_cocked_die() -> None:
     board) the walnut between two light checkers' rims and an olive point's edge is lit grey: a blob of fill 0.75
     whose pips read as a cocked 2 at confidence 1.0. Its median lies 50 below the cube's white, under the 60 that
     ``unclean_max_dimming`` allowed until session 26; at 40 it is no die."""
-    folder, truth = _fixture("vision_blender_grey_strip")
-    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
-    image, want = read_image(folder / "frame10.jpg"), truth["frame10.jpg"]["reading"]
+    cal, image, want = _fixture_frame("vision_blender_grey_strip", "frame10.jpg")
     reading = BoardReader(cal)(image)
     assert reading["dice"] == want["dice"] == []
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"]
@@ -690,9 +690,7 @@ def test_a_grey_gap_square_only_at_the_coarse_look_is_no_die() -> None:
     between an orange point's edge and two light checkers' rims is lit grey, 48 below the cube's white: at the
     coarse look a blob of fill 0.81, a clean square, so the grey test let it through and its pips read a cocked 1
     at confidence 1.0 beside the true 1. At the fine look its fill is 0.77: no clean square, so it is no die."""
-    folder, truth = _fixture("vision_blender_fine_grey")
-    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
-    image, want = read_image(folder / "frame03.jpg"), truth["frame03.jpg"]["reading"]
+    cal, image, want = _fixture_frame("vision_blender_fine_grey", "frame03.jpg")
     reading = BoardReader(cal)(image)
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(1, True, "outer")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
@@ -704,9 +702,7 @@ def test_a_cocked_die_leaning_on_the_frame_with_a_narrow_top_is_found() -> None:
     """Under a cool lamp (Blender seed 2026139660, ``tests/data/vision_blender_narrow_wall_die``, frame 5) a 2
     leans on the frame in the home board: its light top is 11.0 by 15.0 mm, narrower than the 11.5 mm that
     ``tipped_min_side`` asked of a foreshortened top until session 27, so the die was not found."""
-    folder, truth = _fixture("vision_blender_narrow_wall_die")
-    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
-    image, want = read_image(folder / "frame05.jpg"), truth["frame05.jpg"]["reading"]
+    cal, image, want = _fixture_frame("vision_blender_narrow_wall_die", "frame05.jpg")
     reading = BoardReader(cal)(image)
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(2, False, "home"), (3, True, "home")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
@@ -720,9 +716,7 @@ def test_a_corner_pip_centred_in_a_foreshortened_crop_is_not_a_one() -> None:
     face shows past it, so the die is cocked; the foreshortened read that looks for the top then centred a crop
     on one of the 2's corner pips, 5.3 mm from the square's centre, and read a 1. Two faces of a die lie at least
     half an edge apart seen from above (less parallax), so that read is the same face misplaced."""
-    folder, truth = _fixture("vision_blender_corner_pip")
-    cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
-    image, want = read_image(folder / "frame08.jpg"), truth["frame08.jpg"]["reading"]
+    cal, image, want = _fixture_frame("vision_blender_corner_pip", "frame08.jpg")
     reading = BoardReader(cal)(image)
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(2, False, "home")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
