@@ -71,7 +71,7 @@ class ReaderConfig:
     die_crop_px: int = 48  # a die's top face is resampled to this square for counting pips
     blob_min_side: float = 8.0  # mm: smaller light blobs are highlights (a cube may be partly hidden)
     die_min_side: float = 13.0  # mm (two touching copper rims make thinner bright slivers)
-    tipped_min_side: float = 10.5  # mm: a narrower blob may still be a die whose top is foreshortened by its tilt (cocked) ...
+    tipped_min_side: float = 10.5  # mm: a narrower blob may still be a die whose top is foreshortened by its tilt (cocked; one leaning on the frame showed 11.0) ...
     tipped_min_long: float = 15.0  # ... when it is a die's length the other way
     die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)
     cube_past_outline: float = 40.0  # mm past the board's long sides that a cube on the frame may seem to lie at

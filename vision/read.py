@@ -1720,9 +1720,9 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
               strips: list[OutlineBand], cube: dict[str, Any] | None, fine: FineLook | None = None) -> list[dict[str, Any]]:
     """Every die-like light blob that is not the cube, read; those on a long side's frame in the strips past
     the outline, where they are seen whole (the canonical image cuts them). A blob that is no clean square
-    (``unread_min_fill``, at the coarse look or the fine one) counts as a die only if its pips are read surely (``unclean_min_confidence``): a
-    square die nobody can read is still reported, so the referee can ask for a look, but bright arcs on a
-    copper rim, with dark gaps that may pass for pips, are not; nor is such a blob mostly greyer than the cube's
+    (``unread_min_fill``, at the coarse look or the fine one) counts as a die only if its pips are read surely
+    (``unclean_min_confidence``): a square die nobody can read is still reported, so the referee can ask for a
+    look, but bright arcs on a copper rim, with dark gaps that may pass for pips, are not; nor is such a blob mostly greyer than the cube's
     white (``unclean_max_dimming``), as the walnut between two rims is under a cool lamp; a square so grey is a
     die only if its pips are read. With a ``fine`` look, each die is found again and read at ``detail_px_per_mm``
     (see :func:`die_in_detail`)."""
