@@ -198,8 +198,8 @@ def _fixture_frame(name: str, frame: str) -> tuple[Calibration, Any, dict[str, A
 
 
 def _fixture_reading(name: str, frame: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    folder, truth = _fixture(name)
-    return BoardReader(calibrate(CalibrationConfig(), read_image(folder / "start.jpg")))(read_image(folder / frame)), truth[frame]["reading"]
+    cal, image, want = _fixture_frame(name, frame)
+    return BoardReader(cal)(image), want
 
 
 def test_light_checkers_on_orange_leather_under_a_hotspot() -> None:

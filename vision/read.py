@@ -1722,11 +1722,12 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
     the outline, where they are seen whole (the canonical image cuts them). A blob that is no clean square
     (``unread_min_fill``, at the coarse look or the fine one) counts as a die only if its pips are read surely
     (``unclean_min_confidence``): a square die nobody can read is still reported, so the referee can ask for a
-    look, but bright arcs on a copper rim, with dark gaps that may pass for pips, are not; nor is such a blob mostly greyer than the cube's
-    white (``unclean_max_dimming``), as the walnut between two rims is under a cool lamp; a square so grey is a
-    die only if its pips are read. With a ``fine`` look, each die is found again and read at ``detail_px_per_mm``
-    (see :func:`die_in_detail`)."""
+    look, but bright arcs on a copper rim, with dark gaps that may pass for pips, are not; nor is such a blob
+    mostly greyer than the cube's white (``unclean_max_dimming``), as the walnut between two rims is under a cool
+    lamp; a square so grey is a die only if its pips are read. With a ``fine`` look, each die is found again and
+    read at ``detail_px_per_mm`` (see :func:`die_in_detail`)."""
     geo = cfg.geometry
+    grey_below = cal.classes["white"].mean[0] - cfg.unclean_max_dimming
     dice = []
     for blob in blobs:
         if not blob.die_like(cfg):
@@ -1735,7 +1736,7 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
             continue
         if not face_marked(cfg, raw, blob):
             continue  # a lamp's glare on the varnish: light and square enough, but no pip on it
-        grey = blob.lightness < cal.classes["white"].mean[0] - cfg.unclean_max_dimming
+        grey = blob.lightness < grey_below
         window, seen = die_in_detail(cfg, fine, blob) if fine is not None else (raw, blob)
         # clean only if square at both looks: the fine one sees a rim's curve that the coarse one rounds off
         clean = min(blob.fill, seen.fill) >= cfg.unread_min_fill
