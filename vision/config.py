@@ -142,6 +142,7 @@ class ReaderConfig:
     # above the colours' evidence for one checker: a lone checker pushed 7-10 mm off its place, past the colour model's shifts
     rim_borrowed_gain: float = 10.0  # on the points whose bare look was borrowed (start checkers covered them, no bare board seen), a
     # place's missing ring counts this many times: a corner's shade the borrowed look lacks must not read as a light checker on orange
+    rim_only_gain: float = 3.0  # on points whose leather is a colour's inlay, a missing ring counts this many times against that colour's checkers
     rim_vouch: float = 0.8  # rim evidence, place by place, that vouches for a point's count a poor colour fit would cover (0: off)
     rim_vouch_rings: int = 5  # rings the rims must surely see on the board before they vouch for an empty point
     rim_edge: tuple[float, float] = (5.0, 9.0)  # ring strength (Lab L per mm, see rim_evidence) that says empty ... filled (at 1 px/mm: a finer image sees the edges sharper)

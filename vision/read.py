@@ -507,8 +507,9 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     tables = point_label_tables(cfg, layer_steps(cfg, cal.layout, camera_view(cfg, cal) if view is None else view))
     on_leather = tables[0][1][0, 0] == LEATHER  # the bare point: the same whatever the layers' step
     cost = np.full((24, 2), cfg.checker_cost, np.float32)
+    rim_only = np.zeros((24, 2), bool)
     for c, name in enumerate(("dark", "light")):
-        same = _alike(cfg, cal.classes[name], cal.leather)
+        same = rim_only[:, c] = _alike(cfg, cal.classes[name], cal.leather)
         ll[np.ix_(same, [c], [INLAY], on_leather)] = ll[np.ix_(same, [c], [LEATHER], on_leather)]
         off = np.ix_(same, [c], [INLAY], ~on_leather)
         ll[off] = np.maximum(ll[off], leather_look[np.ix_(same, ~on_leather)][:, None, None, :])
@@ -532,7 +533,13 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         fits[i] = float(raw[i, c, labels, np.arange(labels.shape[-1])].sum()) / seen[i]
     scores = full.max(axis=-1)
     if rims is not None:
-        scores = scores + rim_scores(cfg, rims_weighed(cfg, cal, rims))[:, None, :]
+        weighed = rims_weighed(cfg, cal, rims)
+        by_rims = np.repeat(rim_scores(cfg, weighed)[:, None, :], 2, axis=1)
+        if cfg.rim_only_gain != 1.0:
+            # where a checker's inlay is the point's own leather, its ring is all that tells it: a ring surely
+            # missing outweighs what a shadow on the leather makes of the colours
+            by_rims[rim_only] = rim_scores(cfg, np.where(weighed < 0, weighed * cfg.rim_only_gain, weighed))[np.nonzero(rim_only)[0]]
+        scores = scores + by_rims
     arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
     neighbours = _neighbours(cfg, cal.layout)
     covered = covered_points(cfg, fits, foreign, neighbours, arm_share)
@@ -1153,6 +1160,15 @@ def same_face(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], a
     return apart < (edge - float(np.linalg.norm(lift))) / 2
 
 
+def tipped_read_stands(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], square: TopFace, tipped: TopFace) -> bool:
+    """Whether a cocked die's foreshortened read (``tipped``) replaces its square read. Another value read too
+    near the square's to be another face (see :func:`same_face`) is that face misplaced (a crop centred on a 2's
+    corner pip reads a 1), so the square's value stands, unless it is the less sure of the two reads."""
+    if tipped.value is None:
+        return False
+    return tipped.value == square.value or not same_face(cfg, view, centre, square, tipped) or tipped.confidence > square.confidence
+
+
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
              at: tuple[float, float] | None = None) -> dict[str, Any]:
     """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped):
@@ -1183,9 +1199,7 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
     elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None, away, reads):
         flat = False
         tipped = read_top_face(cfg, raw, footprint, False, away, reads)  # the top may be foreshortened, or lie past a side face
-        # but another value read too near the square's to be another face is that face misplaced (a crop
-        # centred on a 2's corner pip reads a 1): the square's value stands
-        if tipped.value is not None and (tipped.value == face.value or not same_face(cfg, view, centre, face, tipped)):
+        if tipped_read_stands(cfg, view, centre, face, tipped):
             face = tipped
     # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
     # square read's value stands: the top's pips are read alike); sure it is flat, rules that saw a cocked one
