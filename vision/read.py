@@ -1364,11 +1364,15 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
     height over the board and is seen shifted outwards, cut by the canonical image's edge. With a ``fine``
     look, their pips are read at ``detail_px_per_mm``."""
     geo = cfg.geometry
+    grey_below = cal.classes["white"].mean[0] - cfg.unclean_max_dimming
     dice = []
     for b, band in enumerate(bands):
         for blob in band.blobs:
             if not blob.die_like(cfg):
                 continue
+            clean, grey = blob.fill >= cfg.unread_min_fill, blob.lightness < grey_below
+            if not counts_as_die(cfg, clean, grey):
+                continue  # as on the board: a grey table beyond the frame makes such blobs
             seen = _on_canonical(cfg, band, blob)
             if not on_long_frame(cfg, seen.centre):
                 continue  # on the playing surface: the canonical image holds it whole
@@ -1383,7 +1387,7 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
                 die = read_die(fine.cfg, cal, window, scaled, view, at=seen.centre)
             else:
                 die = read_die(cfg, cal, band.image, blob, view, at=seen.centre)
-            if die["value"] is not None:  # past the outline lies the table: a light patch with no pips is no die
+            if die["value"] is not None and counts_as_die(cfg, clean, grey, die):  # past the outline lies the table: a light patch with no pips is no die
                 dice.append(die)
     return dice
 
@@ -1754,15 +1758,25 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
         window, seen = die_in_detail(cfg, fine, blob) if fine is not None else (raw, blob)
         # clean only if square at both looks: the fine one sees a rim's curve that the coarse one rounds off
         clean = min(blob.fill, seen.fill) >= cfg.unread_min_fill
-        if not clean and grey:
-            continue  # no clean square, and mostly greyer than the cube's white: the wood between two rims, lit by a cool lamp
+        if not counts_as_die(cfg, clean, grey):
+            continue
         die = read_die(cfg if fine is None else fine.cfg, cal, window, seen, view)
-        if not clean and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
-            continue  # no clean square and no sure pips: a copper rim's highlight, not a die
-        if grey and die["value"] is None:
-            continue  # square, but no pips read and mostly grey: the rims' highlights round a gap of lit walnut
-        dice.append(die)
+        if counts_as_die(cfg, clean, grey, die):
+            dice.append(die)
     return dice + dice_past_outline(cfg, cal, view, strips, cube, fine)
+
+
+def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any] | None = None) -> bool:
+    """Whether a die-like light blob counts as a die (see :func:`find_dice`), by whether it is a ``clean`` square,
+    whether it is ``grey`` (mostly ``unclean_max_dimming`` below the cube's white) and its read ``die`` (None:
+    whether to read it at all)."""
+    if not clean and grey:
+        return False  # no clean square, and mostly greyer than the cube's white: the wood between two rims, lit by a cool lamp
+    if die is None:
+        return True
+    if not clean and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
+        return False  # no clean square and no sure pips: a copper rim's highlight, not a die
+    return not (grey and die["value"] is None)  # square, unread and mostly grey: rims' highlights round a gap of lit walnut
 
 
 def detail_window(cfg: ReaderConfig, fine: FineLook, blob: WhiteBlob, origin_mm: tuple[float, float] = (0.0, 0.0),
