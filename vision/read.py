@@ -1361,8 +1361,9 @@ def on_long_frame(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
 def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, bands: list[OutlineBand],
                       cube: dict[str, Any] | None, fine: FineLook | None = None) -> list[dict[str, Any]]:
     """Dice on the frame of a long side, read in the strips past the outline: a die there stands the frame's
-    height over the board and is seen shifted outwards, cut by the canonical image's edge. With a ``fine``
-    look, their pips are read at ``detail_px_per_mm``."""
+    height over the board and is seen shifted outwards, cut by the canonical image's edge. A blob there counts
+    by the tests a die on the board passes (:func:`counts_as_die`), and only with its pips read: past the outline
+    lies the table. With a ``fine`` look, their pips are read at ``detail_px_per_mm``."""
     geo = cfg.geometry
     grey_below = cal.classes["white"].mean[0] - cfg.unclean_max_dimming
     dice = []
@@ -1387,7 +1388,7 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
                 die = read_die(fine.cfg, cal, window, scaled, view, at=seen.centre)
             else:
                 die = read_die(cfg, cal, band.image, blob, view, at=seen.centre)
-            if die["value"] is not None and counts_as_die(cfg, clean, grey, die):  # past the outline lies the table: a light patch with no pips is no die
+            if die["value"] is not None and counts_as_die(cfg, clean, grey, die):  # a light patch of table has no pips
                 dice.append(die)
     return dice
 
