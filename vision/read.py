@@ -466,22 +466,29 @@ def _ring_strengths(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.u
     return strength, mid
 
 
-def rims_weighed(cfg: ReaderConfig, cal: Calibration, evidence: NDArray[np.float32]) -> NDArray[np.float32]:
-    """(24, 5) rim evidence as the counts weigh it: on the points whose bare look was borrowed (the start
-    checkers covered them and no bare board was seen), a missing ring counts ``rim_borrowed_gain`` times."""
-    if cal.bare_board_seen or cfg.rim_borrowed_gain == 1.0:
-        return evidence
-    borrowed = (np.asarray(START_POINTS) != 0)[:, None]
-    return np.where(borrowed & (evidence < 0), evidence * cfg.rim_borrowed_gain, evidence).astype(np.float32)
+def rims_weighed(cfg: ReaderConfig, cal: Calibration, evidence: NDArray[np.float32],
+                 rim_only: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """(24, 2, 5) rim evidence as each colour's counts weigh it. On the points whose bare look was borrowed
+    (the start checkers covered them and no bare board was seen), a missing ring counts ``rim_borrowed_gain``
+    times; where a colour's inlay is the point's own leather (``rim_only`` (24, 2)), its ring is all that tells
+    its checkers, and a missing ring counts ``rim_only_gain`` times more against them."""
+    missing = evidence < 0
+    gain = np.ones(evidence.shape, np.float32)
+    if not cal.bare_board_seen:
+        borrowed = (np.asarray(START_POINTS) != 0)[:, None]
+        gain = np.where(borrowed & missing, np.float32(cfg.rim_borrowed_gain), gain)
+    per_colour = np.repeat(gain[:, None, :], 2, axis=1)
+    per_colour = np.where(rim_only[:, :, None] & missing[:, None, :], per_colour * np.float32(cfg.rim_only_gain), per_colour)
+    return (evidence[:, None, :] * per_colour).astype(np.float32)
 
 
 def rim_scores(cfg: ReaderConfig, evidence: NDArray[np.float32]) -> NDArray[np.float32]:
-    """(24, 16) log-likelihood the rims give each count: the first-layer places a count fills add their
+    """(..., 16) log-likelihood the rims give each count, from (..., 5) evidence: the first-layer places a count fills add their
     evidence. Above five, a layer on top hides parts of the rims beneath, so a place's missing ring is
     no evidence against it."""
-    cum = np.concatenate([np.zeros((24, 1), np.float32), np.cumsum(evidence, axis=1)], axis=1)  # counts 0..5
-    layered = np.maximum(evidence, 0.0).sum(axis=1, keepdims=True)
-    return cfg.rim_weight * np.concatenate([cum, np.repeat(layered, 10, axis=1)], axis=1)
+    cum = np.concatenate([np.zeros((*evidence.shape[:-1], 1), np.float32), np.cumsum(evidence, axis=-1)], axis=-1)  # counts 0..5
+    layered = np.maximum(evidence, 0.0).sum(axis=-1, keepdims=True)
+    return cfg.rim_weight * np.concatenate([cum, np.repeat(layered, 10, axis=-1)], axis=-1)
 
 
 def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_],
@@ -533,13 +540,9 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         fits[i] = float(raw[i, c, labels, np.arange(labels.shape[-1])].sum()) / seen[i]
     scores = full.max(axis=-1)
     if rims is not None:
-        weighed = rims_weighed(cfg, cal, rims)
-        by_rims = np.repeat(rim_scores(cfg, weighed)[:, None, :], 2, axis=1)
-        if cfg.rim_only_gain != 1.0:
-            # where a checker's inlay is the point's own leather, its ring is all that tells it: a ring surely
-            # missing outweighs what a shadow on the leather makes of the colours
-            by_rims[rim_only] = rim_scores(cfg, np.where(weighed < 0, weighed * cfg.rim_only_gain, weighed))[np.nonzero(rim_only)[0]]
-        scores = scores + by_rims
+        # where a checker's inlay is the point's own leather, a ring surely missing outweighs what a
+        # shadow on the leather makes of the colours
+        scores = scores + rim_scores(cfg, rims_weighed(cfg, cal, rims, rim_only))
     arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
     neighbours = _neighbours(cfg, cal.layout)
     covered = covered_points(cfg, fits, foreign, neighbours, arm_share)
