@@ -1211,6 +1211,9 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
         if cocked is not None and flat and cocked >= cfg.cocked_net_sure:
             flat = False
+            tipped = read_top_face(cfg, raw, footprint, False, away, reads)  # as when the rules see it cocked
+            if tipped_read_stands(cfg, view, centre, face, tipped):
+                face = tipped
         elif cocked is not None and not flat and cocked <= cfg.flat_net_sure:
             face, flat = square, True
     value, conf = face.value, face.confidence
