@@ -1205,13 +1205,13 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         if tipped_read_stands(cfg, view, centre, face, tipped):
             face = tipped
     # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
-    # square read's value stands: the top's pips are read alike); sure it is flat, rules that saw a cocked one
+    # foreshortened read then stands as a cocked die's does); sure it is flat, rules that saw a cocked one
     if cfg.cocked_net_sure <= 1.0:  # (above 1: never asked)
         square = face if flat else read_top_face(cfg, raw, footprint, True, away, reads)
         cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
         if cocked is not None and flat and cocked >= cfg.cocked_net_sure:
             flat = False
-            tipped = read_top_face(cfg, raw, footprint, False, away, reads)  # as when the rules see it cocked
+            tipped = read_top_face(cfg, raw, footprint, False, away, reads)
             if tipped_read_stands(cfg, view, centre, face, tipped):
                 face = tipped
         elif cocked is not None and not flat and cocked <= cfg.flat_net_sure:
