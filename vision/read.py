@@ -1163,13 +1163,17 @@ def same_face(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], a
     return apart < (edge - float(np.linalg.norm(lift))) / 2
 
 
-def tipped_read_stands(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], square: TopFace, tipped: TopFace) -> bool:
+def tipped_read_stands(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], square: TopFace, tipped: TopFace,
+                       surely_cocked: bool = False) -> bool:
     """Whether a cocked die's foreshortened read (``tipped``) replaces its square read. Another value read too
     near the square's to be another face (see :func:`same_face`) is that face misplaced (a crop centred on a 2's
-    corner pip reads a 1), so the square's value stands, unless it is the less sure of the two reads."""
+    corner pip reads a 1), so the square's value stands, unless it is the less sure of the two reads; or, when
+    the die is ``surely_cocked`` (the network's word against a square outline), as sure: the square's crop then
+    straddles the top and a side face, whose pips together may read as another face."""
     if tipped.value is None:
         return False
-    return tipped.value == square.value or not same_face(cfg, view, centre, square, tipped) or tipped.confidence > square.confidence
+    surer = tipped.confidence >= square.confidence if surely_cocked else tipped.confidence > square.confidence
+    return tipped.value == square.value or not same_face(cfg, view, centre, square, tipped) or surer
 
 
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
@@ -1212,7 +1216,7 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         if cocked is not None and flat and cocked >= cfg.cocked_net_sure:
             flat = False
             tipped = read_top_face(cfg, raw, footprint, False, away, reads)
-            if tipped_read_stands(cfg, view, centre, face, tipped):
+            if tipped_read_stands(cfg, view, centre, face, tipped, surely_cocked=True):
                 face = tipped
         elif cocked is not None and not flat and cocked <= cfg.flat_net_sure:
             face, flat = square, True
