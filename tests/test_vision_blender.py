@@ -799,3 +799,24 @@ def test_a_cocked_three_on_the_wall_is_read_by_its_foreshortened_top() -> None:
     reading = BoardReader(cal)(image)
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(3, False, "outer"), (5, True, "outer")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
+
+
+def test_a_square_crop_straddling_two_faces_yields_when_the_network_calls_the_die_cocked() -> None:
+    """Under a warm lamp, the camera 13 degrees off vertical (Blender seed 2026114700,
+    ``tests/data/vision_blender_straddled_square``, frame 10), two 5s lean on checkers. The rules see the
+    right-hand one's outline as a flat die's; its square crop, 1.9 mm off the footprint's centre, takes in the
+    5 and part of the raised 6 beside it and reads a 6 at confidence 1.0; the foreshortened crop reads the 5,
+    1.6 mm away, also at 1.0. The network is sure the die is cocked, so the square crop straddles two faces: an
+    as-sure foreshortened read stands (:func:`vision.read.tipped_read_stands`, ``surely_cocked``). The other 5,
+    its pips faint, still reads 2 at 0.39: the miss this fixture keeps."""
+    cal, image, want = _fixture_frame("vision_blender_straddled_square", "frame10.jpg")
+    reading = BoardReader(cal)(image)
+    assert _dice_and_halves(want) == [(5, False, "outer"), (5, False, "outer")]
+    assert _dice_and_halves(reading) == [(2, False, "outer"), (5, False, "outer")]
+    assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
+    cfg = ReaderConfig().detail()
+    view, centre, ppm = camera_view(cfg, cal), (297.2, 64.0), cfg.px_per_mm
+    square, tipped = TopFace(6, 1.0, 22.1, (60.0, 60.0)), TopFace(5, 1.0, 37.3, (60.0 + 1.6 * ppm, 60.0))
+    assert same_face(cfg, view, centre, square, tipped)
+    assert tipped_read_stands(cfg, view, centre, square, tipped, surely_cocked=True)
+    assert not tipped_read_stands(cfg, view, centre, square, tipped)
