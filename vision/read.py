@@ -483,9 +483,9 @@ def rims_weighed(cfg: ReaderConfig, cal: Calibration, evidence: NDArray[np.float
 
 
 def rim_scores(cfg: ReaderConfig, evidence: NDArray[np.float32]) -> NDArray[np.float32]:
-    """(..., 16) log-likelihood the rims give each count, from (..., 5) evidence: the first-layer places a count fills add their
-    evidence. Above five, a layer on top hides parts of the rims beneath, so a place's missing ring is
-    no evidence against it."""
+    """(..., 16) log-likelihood the rims give each count, from (..., 5) evidence: the first-layer places a
+    count fills add their evidence. Above five, a layer on top hides parts of the rims beneath, so a place's
+    missing ring is no evidence against it."""
     cum = np.concatenate([np.zeros((*evidence.shape[:-1], 1), np.float32), np.cumsum(evidence, axis=-1)], axis=-1)  # counts 0..5
     layered = np.maximum(evidence, 0.0).sum(axis=-1, keepdims=True)
     return cfg.rim_weight * np.concatenate([cum, np.repeat(layered, 10, axis=-1)], axis=-1)
@@ -1168,7 +1168,7 @@ def tipped_read_stands(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, 
     """Whether a cocked die's foreshortened read (``tipped``) replaces its square read. Another value read too
     near the square's to be another face (see :func:`same_face`) is that face misplaced (a crop centred on a 2's
     corner pip reads a 1), so the square's value stands, unless it is the less sure of the two reads; or, when
-    the die is ``surely_cocked`` (the network's word against a square outline), as sure: the square's crop then
+    the die is ``surely_cocked`` (the network's word against rules that saw a flat die), as sure: the square's crop then
     straddles the top and a side face, whose pips together may read as another face."""
     if tipped.value is None:
         return False
@@ -1209,7 +1209,7 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         if tipped_read_stands(cfg, view, centre, face, tipped):
             face = tipped
     # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
-    # foreshortened read then stands as a cocked die's does); sure it is flat, rules that saw a cocked one
+    # foreshortened read then stands against a square read as sure); sure it is flat, rules that saw a cocked one
     if cfg.cocked_net_sure <= 1.0:  # (above 1: never asked)
         square = face if flat else read_top_face(cfg, raw, footprint, True, away, reads)
         cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
