@@ -477,9 +477,8 @@ def rims_weighed(cfg: ReaderConfig, cal: Calibration, evidence: NDArray[np.float
     if not cal.bare_board_seen:
         borrowed = (np.asarray(START_POINTS) != 0)[:, None]
         gain = np.where(borrowed & missing, np.float32(cfg.rim_borrowed_gain), gain)
-    per_colour = np.repeat(gain[:, None, :], 2, axis=1)
-    per_colour = np.where(rim_only[:, :, None] & missing[:, None, :], per_colour * np.float32(cfg.rim_only_gain), per_colour)
-    return (evidence[:, None, :] * per_colour).astype(np.float32)
+    only = np.where(rim_only[:, :, None] & missing[:, None, :], np.float32(cfg.rim_only_gain), np.float32(1.0))
+    return (evidence[:, None, :] * (gain[:, None, :] * only)).astype(np.float32)
 
 
 def rim_scores(cfg: ReaderConfig, evidence: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -1167,9 +1166,9 @@ def tipped_read_stands(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, 
                        surely_cocked: bool = False) -> bool:
     """Whether a cocked die's foreshortened read (``tipped``) replaces its square read. Another value read too
     near the square's to be another face (see :func:`same_face`) is that face misplaced (a crop centred on a 2's
-    corner pip reads a 1), so the square's value stands, unless it is the less sure of the two reads; or, when
-    the die is ``surely_cocked`` (the network's word against rules that saw a flat die), as sure: the square's crop then
-    straddles the top and a side face, whose pips together may read as another face."""
+    corner pip reads a 1), so the square's value stands, unless it is the less sure of the two reads; or, when the
+    die is ``surely_cocked`` (the network's word against rules that saw a flat die), as sure: the square's crop
+    then straddles the top and a side face, whose pips together may read as another face."""
     if tipped.value is None:
         return False
     surer = tipped.confidence >= square.confidence if surely_cocked else tipped.confidence > square.confidence
@@ -1188,6 +1187,11 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
     flat = is_flat(cfg, blob, view, centre)
     reads: PipReads = {}
     face = read_top_face(cfg, raw, footprint, flat, away, reads)
+
+    def as_cocked(square: TopFace, surely_cocked: bool = False) -> TopFace:
+        """The top of a die found cocked after a square read: the foreshortened read, if it stands."""
+        tipped = read_top_face(cfg, raw, footprint, False, away, reads)
+        return tipped if tipped_read_stands(cfg, view, centre, square, tipped, surely_cocked) else square
     if not flat and not blob.narrow(cfg):
         # its outline reaches past a flat die's; but if the top's pips make a square and no face shows
         # beyond where they put the top, the outline measured shade or a lift misjudged by the camera's height
@@ -1205,9 +1209,7 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
             face, flat = tipped, False
     elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None, away, reads):
         flat = False
-        tipped = read_top_face(cfg, raw, footprint, False, away, reads)  # the top may be foreshortened, or lie past a side face
-        if tipped_read_stands(cfg, view, centre, face, tipped):
-            face = tipped
+        face = as_cocked(face)  # the top may be foreshortened, or lie past a side face
     # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
     # foreshortened read then stands against a square read as sure); sure it is flat, rules that saw a cocked one
     if cfg.cocked_net_sure <= 1.0:  # (above 1: never asked)
@@ -1215,9 +1217,7 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
         if cocked is not None and flat and cocked >= cfg.cocked_net_sure:
             flat = False
-            tipped = read_top_face(cfg, raw, footprint, False, away, reads)
-            if tipped_read_stands(cfg, view, centre, face, tipped, surely_cocked=True):
-                face = tipped
+            face = as_cocked(face, surely_cocked=True)
         elif cocked is not None and not flat and cocked <= cfg.flat_net_sure:
             face, flat = square, True
     value, conf = face.value, face.confidence
@@ -1375,13 +1375,12 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
     by the tests a die on the board passes (:func:`counts_as_die`), and only with its pips read: past the outline
     lies the table. With a ``fine`` look, their pips are read at ``detail_px_per_mm``."""
     geo = cfg.geometry
-    grey_below = cal.classes["white"].mean[0] - cfg.unclean_max_dimming
     dice = []
     for b, band in enumerate(bands):
         for blob in band.blobs:
             if not blob.die_like(cfg):
                 continue
-            clean, grey = blob.fill >= cfg.unread_min_fill, blob.lightness < grey_below
+            clean, grey = blob.fill >= cfg.unread_min_fill, greyer_than_dice(cfg, cal, blob)
             if not counts_as_die(cfg, clean, grey):
                 continue  # as on the board: a grey table beyond the frame makes such blobs
             seen = _on_canonical(cfg, band, blob)
@@ -1756,7 +1755,6 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
     lamp; a square so grey is a die only if its pips are read. With a ``fine`` look, each die is found again and
     read at ``detail_px_per_mm`` (see :func:`die_in_detail`)."""
     geo = cfg.geometry
-    grey_below = cal.classes["white"].mean[0] - cfg.unclean_max_dimming
     dice = []
     for blob in blobs:
         if not blob.die_like(cfg):
@@ -1765,7 +1763,7 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
             continue
         if not face_marked(cfg, raw, blob):
             continue  # a lamp's glare on the varnish: light and square enough, but no pip on it
-        grey = blob.lightness < grey_below
+        grey = greyer_than_dice(cfg, cal, blob)
         window, seen = die_in_detail(cfg, fine, blob) if fine is not None else (raw, blob)
         # clean only if square at both looks: the fine one sees a rim's curve that the coarse one rounds off
         clean = min(blob.fill, seen.fill) >= cfg.unread_min_fill
@@ -1775,6 +1773,11 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
         if counts_as_die(cfg, clean, grey, die):
             dice.append(die)
     return dice + dice_past_outline(cfg, cal, view, strips, cube, fine)
+
+
+def greyer_than_dice(cfg: ReaderConfig, cal: Calibration, blob: WhiteBlob) -> bool:
+    """Whether a light blob is mostly ``unclean_max_dimming`` or more below the cube's white (see :func:`counts_as_die`)."""
+    return blob.lightness < cal.classes["white"].mean[0] - cfg.unclean_max_dimming
 
 
 def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any] | None = None) -> bool:
