@@ -1369,21 +1369,24 @@ def on_long_frame(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:
 
 
 def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, bands: list[OutlineBand],
-                      cube: dict[str, Any] | None, fine: FineLook | None = None) -> list[dict[str, Any]]:
+                      cube: dict[str, Any] | None, fine: FineLook | None = None,
+                      gains: NDArray[np.float32] | None = None) -> list[dict[str, Any]]:
     """Dice on the frame of a long side, read in the strips past the outline: a die there stands the frame's
     height over the board and is seen shifted outwards, cut by the canonical image's edge. A blob there counts
     by the tests a die on the board passes (:func:`counts_as_die`), and only with its pips read: past the outline
-    lies the table. With a ``fine`` look, their pips are read at ``detail_px_per_mm``."""
+    lies the table; its colour is judged lit as the board's nearest edge is (``gains``, see :func:`lit_as_board`).
+    With a ``fine`` look, their pips are read at ``detail_px_per_mm``."""
     geo = cfg.geometry
     dice = []
     for b, band in enumerate(bands):
         for blob in band.blobs:
             if not blob.die_like(cfg):
                 continue
-            clean, grey = blob.fill >= cfg.unread_min_fill, greyer_than_dice(cfg, cal, blob)
-            if not counts_as_die(cfg, clean, grey):
-                continue  # as on the board: a grey table beyond the frame makes such blobs
             seen = _on_canonical(cfg, band, blob)
+            lit = blob if gains is None else lit_as_board(cfg, blob, seen.centre, gains)
+            clean, grey = blob.fill >= cfg.unread_min_fill, greyer_than_dice(cfg, cal, lit)
+            if not counts_as_die(cfg, clean, grey, copper=yellower_than_dice(cfg, cal, lit)):
+                continue  # as on the board: a grey table beyond the frame makes such blobs
             if not on_long_frame(cfg, seen.centre):
                 continue  # on the playing surface: the canonical image holds it whole
             if _is_cube(cfg, cube, seen.centre):
@@ -1400,6 +1403,17 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
             if die["value"] is not None and counts_as_die(cfg, clean, grey, die):  # a light patch of table has no pips
                 dice.append(die)
     return dice
+
+
+def lit_as_board(cfg: ReaderConfig, blob: WhiteBlob, centre: tuple[float, float], gains: NDArray[np.float32]) -> WhiteBlob:
+    """A blob past the outline (at ``centre``, canonical mm) with its colour and lightness as the board's light
+    normalisation leaves the board's nearest pixel (``gains``: the canonical image's): the strips are cut from the
+    camera image as it is, and a lamp's falloff toward the board's edge darkens a die there below the cube's white."""
+    h, w = gains.shape[:2]
+    gain = gains[min(max(int(centre[1] * cfg.px_per_mm), 0), h - 1), min(max(int(centre[0] * cfg.px_per_mm), 0), w - 1)]
+    lab = np.array([[blob.colour, (blob.lightness, 128.0, 128.0)]], np.float32).clip(0, 255).astype(np.uint8)
+    lit = cv2.cvtColor(cv2.multiply(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), np.full(lab.shape, gain, np.float32), dtype=cv2.CV_8U), cv2.COLOR_BGR2LAB)[0].astype(float)
+    return replace(blob, colour=tuple(lit[0]), lightness=float(lit[1, 0]))
 
 
 def _face_mask(cfg: ReaderConfig, patch: Image) -> NDArray[np.uint8]:
@@ -1709,7 +1723,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     same = cfg.detail_px_per_mm == cfg.px_per_mm
     cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail, base)
     fine = None if same else FineLook(cfg.detail(), cal, image, gains, base, detail, detail_bands)
-    return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube, fine), cube)
+    return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube, fine, gains), cube)
 
 
 def find_cube(cfg: ReaderConfig, cal: Calibration, image: Image, lab: Image, bright: NDArray[np.uint8],
@@ -1745,15 +1759,18 @@ class FineLook(NamedTuple):
 
 
 def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, blobs: list[WhiteBlob],
-              strips: list[OutlineBand], cube: dict[str, Any] | None, fine: FineLook | None = None) -> list[dict[str, Any]]:
+              strips: list[OutlineBand], cube: dict[str, Any] | None, fine: FineLook | None = None,
+              gains: NDArray[np.float32] | None = None) -> list[dict[str, Any]]:
     """Every die-like light blob that is not the cube, read; those on a long side's frame in the strips past
     the outline, where they are seen whole (the canonical image cuts them). A blob that is no clean square
     (``unread_min_fill``, at the coarse look or the fine one) counts as a die only if its pips are read surely
     (``unclean_min_confidence``): a square die nobody can read is still reported, so the referee can ask for a
     look, but bright arcs on a copper rim, with dark gaps that may pass for pips, are not; nor is such a blob
     mostly greyer than the cube's white (``unclean_max_dimming``), as the walnut between two rims is under a cool
-    lamp; a square so grey is a die only if its pips are read. With a ``fine`` look, each die is found again and
-    read at ``detail_px_per_mm`` (see :func:`die_in_detail`)."""
+    lamp, or yellower (``unclean_max_yellowing``), as the rims' own highlights bridged between two checkers are;
+    a square so grey is a die only if its pips are read. With a ``fine`` look, each die is found again and
+    read at ``detail_px_per_mm`` (see :func:`die_in_detail`). ``gains``: the canonical image's light gains, which
+    light the blobs past the outline as the board's are (see :func:`lit_as_board`)."""
     geo = cfg.geometry
     dice = []
     for blob in blobs:
@@ -1767,12 +1784,12 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
         window, seen = die_in_detail(cfg, fine, blob) if fine is not None else (raw, blob)
         # clean only if square at both looks: the fine one sees a rim's curve that the coarse one rounds off
         clean = min(blob.fill, seen.fill) >= cfg.unread_min_fill
-        if not counts_as_die(cfg, clean, grey):
+        if not counts_as_die(cfg, clean, grey, copper=yellower_than_dice(cfg, cal, blob)):
             continue
         die = read_die(cfg if fine is None else fine.cfg, cal, window, seen, view)
         if counts_as_die(cfg, clean, grey, die):
             dice.append(die)
-    return dice + dice_past_outline(cfg, cal, view, strips, cube, fine)
+    return dice + dice_past_outline(cfg, cal, view, strips, cube, fine, gains)
 
 
 def greyer_than_dice(cfg: ReaderConfig, cal: Calibration, blob: WhiteBlob) -> bool:
@@ -1780,12 +1797,20 @@ def greyer_than_dice(cfg: ReaderConfig, cal: Calibration, blob: WhiteBlob) -> bo
     return blob.lightness < cal.classes["white"].mean[0] - cfg.unclean_max_dimming
 
 
-def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any] | None = None) -> bool:
+def yellower_than_dice(cfg: ReaderConfig, cal: Calibration, blob: WhiteBlob) -> bool:
+    """Whether a light blob's lighter half is ``unclean_max_yellowing`` or more yellower (Lab b) than the cube's white
+    (see :func:`counts_as_die`)."""
+    return blob.colour[2] >= cal.classes["white"].mean[2] + cfg.unclean_max_yellowing
+
+
+def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any] | None = None, copper: bool = False) -> bool:
     """Whether a die-like light blob counts as a die (see :func:`find_dice`), by whether it is a ``clean`` square,
-    whether it is ``grey`` (mostly ``unclean_max_dimming`` below the cube's white) and its read ``die`` (None:
-    whether to read it at all)."""
-    if not clean and grey:
-        return False  # no clean square, and mostly greyer than the cube's white: the wood between two rims, lit by a cool lamp
+    whether it is ``grey`` (mostly ``unclean_max_dimming`` below the cube's white) or ``copper`` (its light
+    ``unclean_max_yellowing`` yellower than that white) and its read ``die`` (None: whether to read it at all)."""
+    if not clean and (grey or copper):
+        # no clean square, and greyer than the cube's white (the wood between two rims, lit by a cool lamp) or
+        # yellower (the rims' own highlights, bridged between two checkers): dice are the cube's white under any lamp
+        return False
     if die is None:
         return True
     if not clean and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
