@@ -1385,7 +1385,7 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
             seen = _on_canonical(cfg, band, blob)
             lit = blob if gains is None else lit_as_board(cfg, blob, seen.centre, gains)
             clean, grey = blob.fill >= cfg.unread_min_fill, greyer_than_dice(cfg, cal, lit)
-            if not counts_as_die(cfg, clean, grey, copper=yellower_than_dice(cfg, cal, lit)):
+            if not counts_as_die(cfg, clean, grey):
                 continue  # as on the board: a grey table beyond the frame makes such blobs
             if not on_long_frame(cfg, seen.centre):
                 continue  # on the playing surface: the canonical image holds it whole
@@ -1411,8 +1411,9 @@ def lit_as_board(cfg: ReaderConfig, blob: WhiteBlob, centre: tuple[float, float]
     camera image as it is, and a lamp's falloff toward the board's edge darkens a die there below the cube's white."""
     h, w = gains.shape[:2]
     gain = gains[min(max(int(centre[1] * cfg.px_per_mm), 0), h - 1), min(max(int(centre[0] * cfg.px_per_mm), 0), w - 1)]
-    lab = np.array([[blob.colour, (blob.lightness, 128.0, 128.0)]], np.float32).clip(0, 255).astype(np.uint8)
-    lit = cv2.cvtColor(cv2.multiply(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), np.full(lab.shape, gain, np.float32), dtype=cv2.CV_8U), cv2.COLOR_BGR2LAB)[0].astype(float)
+    lab = np.array([[blob.colour, (blob.lightness, 128.0, 128.0)]], np.float32).clip(0, 255).astype(np.uint8)  # its light half, and its median grey
+    bgr = cv2.multiply(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), np.full(lab.shape, gain, np.float32), dtype=cv2.CV_8U)
+    lit = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[0].astype(float)
     return replace(blob, colour=tuple(lit[0]), lightness=float(lit[1, 0]))
 
 
@@ -1767,8 +1768,7 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
     (``unclean_min_confidence``): a square die nobody can read is still reported, so the referee can ask for a
     look, but bright arcs on a copper rim, with dark gaps that may pass for pips, are not; nor is such a blob
     mostly greyer than the cube's white (``unclean_max_dimming``), as the walnut between two rims is under a cool
-    lamp, or yellower (``unclean_max_yellowing``), as the rims' own highlights bridged between two checkers are;
-    a square so grey is a die only if its pips are read. With a ``fine`` look, each die is found again and
+    lamp; a square so grey is a die only if its pips are read. With a ``fine`` look, each die is found again and
     read at ``detail_px_per_mm`` (see :func:`die_in_detail`). ``gains``: the canonical image's light gains, which
     light the blobs past the outline as the board's are (see :func:`lit_as_board`)."""
     geo = cfg.geometry
@@ -1784,7 +1784,7 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
         window, seen = die_in_detail(cfg, fine, blob) if fine is not None else (raw, blob)
         # clean only if square at both looks: the fine one sees a rim's curve that the coarse one rounds off
         clean = min(blob.fill, seen.fill) >= cfg.unread_min_fill
-        if not counts_as_die(cfg, clean, grey, copper=yellower_than_dice(cfg, cal, blob)):
+        if not counts_as_die(cfg, clean, grey):
             continue
         die = read_die(cfg if fine is None else fine.cfg, cal, window, seen, view)
         if counts_as_die(cfg, clean, grey, die):
@@ -1797,20 +1797,12 @@ def greyer_than_dice(cfg: ReaderConfig, cal: Calibration, blob: WhiteBlob) -> bo
     return blob.lightness < cal.classes["white"].mean[0] - cfg.unclean_max_dimming
 
 
-def yellower_than_dice(cfg: ReaderConfig, cal: Calibration, blob: WhiteBlob) -> bool:
-    """Whether a light blob's lighter half is ``unclean_max_yellowing`` or more yellower (Lab b) than the cube's white
-    (see :func:`counts_as_die`)."""
-    return blob.colour[2] >= cal.classes["white"].mean[2] + cfg.unclean_max_yellowing
-
-
-def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any] | None = None, copper: bool = False) -> bool:
+def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any] | None = None) -> bool:
     """Whether a die-like light blob counts as a die (see :func:`find_dice`), by whether it is a ``clean`` square,
-    whether it is ``grey`` (mostly ``unclean_max_dimming`` below the cube's white) or ``copper`` (its light
-    ``unclean_max_yellowing`` yellower than that white) and its read ``die`` (None: whether to read it at all)."""
-    if not clean and (grey or copper):
-        # no clean square, and greyer than the cube's white (the wood between two rims, lit by a cool lamp) or
-        # yellower (the rims' own highlights, bridged between two checkers): dice are the cube's white under any lamp
-        return False
+    whether it is ``grey`` (mostly ``unclean_max_dimming`` below the cube's white) and its read ``die`` (None:
+    whether to read it at all)."""
+    if not clean and grey:
+        return False  # no clean square, and mostly greyer than the cube's white: the wood between two rims, lit by a cool lamp
     if die is None:
         return True
     if not clean and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
