@@ -1406,15 +1406,15 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
 
 
 def lit_as_board(cfg: ReaderConfig, blob: WhiteBlob, centre: tuple[float, float], gains: NDArray[np.float32]) -> WhiteBlob:
-    """A blob past the outline (at ``centre``, canonical mm) with its colour and lightness as the board's light
-    normalisation leaves the board's nearest pixel (``gains``: the canonical image's): the strips are cut from the
-    camera image as it is, and a lamp's falloff toward the board's edge darkens a die there below the cube's white."""
+    """A blob past the outline (at ``centre``, canonical mm) with its median lightness as the board's light
+    normalisation leaves the board's nearest pixel (``gains``: the canonical image's), for :func:`greyer_than_dice`:
+    the strips are cut from the camera image as it is (their own tests are relative to the strip, so need no
+    lighting), and a lamp's falloff toward the board's edge darkens a die there below the cube's white."""
     h, w = gains.shape[:2]
     gain = gains[min(max(int(centre[1] * cfg.px_per_mm), 0), h - 1), min(max(int(centre[0] * cfg.px_per_mm), 0), w - 1)]
-    lab = np.array([[blob.colour, (blob.lightness, 128.0, 128.0)]], np.float32).clip(0, 255).astype(np.uint8)  # its light half, and its median grey
-    bgr = cv2.multiply(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), np.full(lab.shape, gain, np.float32), dtype=cv2.CV_8U)
-    lit = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[0].astype(float)
-    return replace(blob, colour=tuple(lit[0]), lightness=float(lit[1, 0]))
+    grey = np.array([[(blob.lightness, 128.0, 128.0)]], np.float32).clip(0, 255).astype(np.uint8)
+    lit = cv2.multiply(cv2.cvtColor(grey, cv2.COLOR_LAB2BGR), np.full(grey.shape, gain, np.float32), dtype=cv2.CV_8U)
+    return replace(blob, lightness=float(cv2.cvtColor(lit, cv2.COLOR_BGR2LAB)[0, 0, 0]))
 
 
 def _face_mask(cfg: ReaderConfig, patch: Image) -> NDArray[np.uint8]:
