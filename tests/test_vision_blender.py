@@ -793,6 +793,18 @@ def test_a_die_on_the_frame_is_judged_lit_as_the_board_is() -> None:
     assert lit_as_board(cfg, blob, blob.centre, np.ones_like(gains)).lightness == pytest.approx(183.0, abs=1.0)
 
 
+def test_a_crop_astride_a_cocked_die_s_top_and_side_face_is_no_face() -> None:
+    """Under a dim lamp, the camera 11 degrees off vertical (Blender seed 2026112710 setup 10,
+    ``tests/data/vision_blender_straddled_two``, frame 4), a 3 stands cocked on the frame, its side face a 5. A
+    crop foreshortened to 0.8 of the edge, over the 3's lower pip and the 5's upper pips, fit a 2 better (margin
+    40.7) than the 3's own crop fits the 3 (37.6): the die was read 2. That crop shows two more pips than a 2's,
+    fainter, on the side face (:func:`vision.pips.stray_pips`), so it reads no face, and the 3 stands."""
+    cal, image, want = _fixture_frame("vision_blender_straddled_two", "frame04.jpg")
+    assert _dice_and_halves(BoardReader(cal)(image)) == _dice_and_halves(want) == [(3, False, "off"), (3, True, "home")]
+    blind = ReaderConfig(pips=replace(ReaderConfig().pips, stray_share=1e9))  # no spot stands out so much
+    assert _dice_and_halves(BoardReader(cal, blind)(image)) == [(2, False, "off"), (3, True, "home")]
+
+
 def test_a_die_the_network_calls_cocked_is_read_as_cocked_dice_are() -> None:
     """Under a cool lamp (Blender seed 2026119690, ``tests/data/vision_blender_net_cocked``, frame 6), a 4 leans
     on a wall beside a flat 4. The rules see its outline as a flat die's and read its square face as a 4

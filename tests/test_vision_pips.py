@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.pips import PipConfig, pip_sides, place_contrast, read_pips
+from vision.pips import PipConfig, pip_sides, place_contrast, read_pips, stray_pips
 from vision.render import DIE_WHITE, _paint_face
 
 PPM = 3.0  # px per mm of the painted faces
@@ -103,6 +103,43 @@ def test_faces_without_a_square_of_pips_give_none() -> None:
     for value in (1, 2, 3):
         assert pip_sides(_face(value, 40 + value), value) is None
     assert pip_sides(np.full((48, 48, 3), 230, np.uint8), 4) is None  # no pips at all
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_face_shows_no_stray_pips(value: int, seed: int) -> None:
+    # sharp or soft, centred or a little off (its neighbours' pips then show at the crop's edge), tipped or not
+    for blur, shift, squash in ((0.0, (0.0, 0.0), 1.0), (0.35, (0.0, 0.0), 1.0), (0.35, (0.75, -0.75), 1.0),
+                                (0.35, (0.0, 0.0), 0.85)):
+        face = _face(value, 50 * seed + value, blur=blur, shift=shift, squash=squash)
+        assert read_pips(face)[0] == value
+        assert stray_pips(face, value) == 0, (blur, shift, squash)
+
+
+def _astride(top: int, side: int, tilt: float, crop_at: float) -> np.ndarray:
+    """A crop foreshortened to 0.8 of the die's edge, ``crop_at`` mm below the centre of a die cocked by ``tilt``
+    degrees: its top face (``top``) above, its side face (``side``, a little dimmer) below."""
+    rng = np.random.default_rng(int(tilt))
+    canvas = np.empty((40 * int(PPM), 40 * int(PPM), 3), np.float32)
+    canvas[:] = (0.35, 0.25, 0.18)
+    c, s = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
+    _paint_face(canvas, (20.0, 20.0 - 8 * s), 0.0, 16.0, 16.0 * c, top, DIE_WHITE, PPM, 45.0)
+    _paint_face(canvas, (20.0, 20.0 + 8 * c), 0.0, 16.0, 16.0 * s, side, tuple(0.85 * np.array(DIE_WHITE)), PPM, 45.0)
+    img = cv2.GaussianBlur(np.clip(canvas * 255 + rng.normal(0, 3, canvas.shape), 0, 255).astype(np.uint8), (0, 0), 0.35 * PPM)
+    cx, cy, hw, hh = 20.0 * PPM, (20.0 + crop_at) * PPM, 8 * KEEP * PPM, 8 * KEEP * 0.8 * PPM
+    src = np.float32([[cx - hw, cy - hh], [cx + hw, cy - hh], [cx - hw, cy + hh]])
+    return cv2.warpAffine(img, cv2.getAffineTransform(src, np.float32([[0, 0], [48, 0], [0, 48]])), (48, 48), flags=cv2.INTER_AREA)
+
+
+def test_a_crop_astride_a_cocked_die_s_top_and_side_face_shows_stray_pips() -> None:
+    # the crop takes the 5's lower pips and the 6's upper row: they fit a 4, with the 6's middle pip past it
+    for tilt, crop_at in ((25.0, 3.5), (28.0, 3.0), (32.0, 2.0)):  # where the crop reaches the 6's middle pip
+        crop = _astride(5, 6, tilt, crop_at)
+        value, _, margin = read_pips(crop)
+        assert value == 4 and margin > 20
+        assert stray_pips(crop, 4) >= 1
+        top = _astride(5, 6, tilt, -8 * np.sin(np.radians(tilt)))  # the top's own crop
+        assert read_pips(top)[0] == 5 and stray_pips(top, 5) == 0
 
 
 @pytest.mark.parametrize("side", [12, 13, 47, 48])

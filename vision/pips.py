@@ -43,6 +43,9 @@ class PipConfig:
     min_margin: float = 4.0  # weakest pip place over strongest empty place, Lab units
     sure_margin: float = 20.0  # a margin this large is certain
     dark_pips: bool = True  # the set's pips are darker than their face: only darker or other-coloured places count
+    stray_share: float = 0.25  # a spot standing out this share as much as a read's pips is a pip too (see stray_pips)
+    stray_reach: float = 0.15  # spots nearer each other than this (crop sides) are one
+    stray_edge: float = 0.06  # and spots this near the crop's edge (crop sides) are left out: part of a face beside it
 
 
 @lru_cache(maxsize=8)
@@ -127,6 +130,27 @@ def read_pips(face: Image, cfg: PipConfig = PipConfig()) -> tuple[int | None, fl
     runner = max(m for v, m in enumerate(margins) if v != value)
     sure = min(best, best - runner) if math.isfinite(runner) else best
     return value, min(max(sure / cfg.sure_margin, 0.0), 1.0), best
+
+
+def stray_pips(face: Image, value: int, cfg: PipConfig = PipConfig()) -> int:
+    """How many more pips a crop read as ``value`` shows than that value has: spots, clear of the crop's edge,
+    that stand out at least ``stray_share`` as much as the value's faintest pip. A crop that straddles a cocked
+    die's top and a side face fits the two diagonal pips of a 2 with the pips of both faces around them."""
+    smooth = _contrast_map(face, cfg)
+    side = smooth.shape[0]
+    k = max(3, int(round(side * cfg.stray_reach)) | 1)
+    peak = (smooth >= cv2.dilate(smooth, np.ones((k, k), np.uint8))) & (smooth >= cfg.min_contrast)
+    rim = max(1, int(round(side * cfg.stray_edge)))
+    inner = smooth[rim:side - rim, rim:side - rim][peak[rim:side - rim, rim:side - rim]]
+    if inner.size <= value:
+        return 0
+    # the faintest pip of the value's best fitting layout and pitch, as read_pips weighs them
+    contrast = _at_places(smooth, cfg)[:, None, :]  # (pitches, 1, 9)
+    mine = _MASKS & (_VALUES == value)[:, None]  # (layouts, 9): the value's layouts only
+    on = np.where(mine, contrast, np.inf).min(axis=2)
+    off = np.where(_MASKS, -np.inf, contrast).max(axis=2)
+    faintest = on.ravel()[int(np.argmax(np.where(np.isfinite(on), on - off, -np.inf)))]
+    return max(0, int(np.count_nonzero(inner >= cfg.stray_share * faintest)) - value)
 
 
 _CORNER_SIDES = ((0, 2), (6, 8), (0, 6), (2, 8))  # the pip layout's sides: two across, two down

@@ -28,7 +28,7 @@ from vision.dice import fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import START_POINTS, BoardGeometry, Layout, checker_centre, half_of, point_axis, side_of, surface_height
 from vision.numerals import numeral_mask
-from vision.pips import medians_u8, pip_sides, read_pips
+from vision.pips import medians_u8, pip_sides, read_pips, stray_pips
 from vision.pose import Viewpoint, viewpoint
 from vision.profiles import (
     ColourClass,
@@ -1083,7 +1083,12 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
                 shift = a * axes[0] + b * axes[1]
                 centre = (float(cx + shift[0]), float(cy + shift[1]))
                 if (centre, size) not in reads:
-                    reads[centre, size] = read_pips(_crop(raw, centre, size, ang, cfg.die_crop_px), cfg.pips)
+                    crop = _crop(raw, centre, size, ang, cfg.die_crop_px)
+                    reads[centre, size] = read_pips(crop, cfg.pips)
+                    # a foreshortened crop showing more pips than it read straddles a cocked die's top and side
+                    # face; a square one is left be: over a die the rules wrongly call flat, its read leads on
+                    if face != (edge, edge) and reads[centre, size][0] is not None and stray_pips(crop, reads[centre, size][0], cfg.pips):
+                        reads[centre, size] = (None, 0.0, -np.inf)
                 value, conf, margin = reads[centre, size]
                 found, at = TopFace(value, conf, margin, centre), float(shift @ away) / cfg.px_per_mm
                 read.append((at, found))
