@@ -33,8 +33,8 @@ from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError, CalibrationError, StartPositionNotFoundError
 from vision.geometry import START_POINTS
 from vision.profiles import lab8_image
-from vision.read import (TopFace, WhiteBlob, camera_view, greyer_than_dice, lit_as_board, normalise_light, rim_evidence, rim_strengths,
-                         same_face, tipped_read_stands)
+from vision.read import (TopFace, WhiteBlob, camera_view, greyer_than_dice, lit_as_board, normalise_light, one_is_a_pip,
+                         rim_evidence, rim_strengths, same_face, tipped_read_stands)
 from vision.sources import read_image
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -803,6 +803,40 @@ def test_a_crop_astride_a_cocked_die_s_top_and_side_face_is_no_face() -> None:
     assert _dice_and_halves(BoardReader(cal)(image)) == _dice_and_halves(want) == [(3, False, "off"), (3, True, "home")]
     blind = ReaderConfig(pips=replace(ReaderConfig().pips, stray_share=1e9))  # no spot stands out so much
     assert _dice_and_halves(BoardReader(cal, blind)(image)) == [(2, False, "off"), (3, True, "home")]
+
+
+def test_a_cocked_die_s_lit_top_as_short_as_a_dim_lamp_leaves_it_is_looked_at() -> None:
+    """Under a dim lamp, the camera 12 degrees off vertical (Blender seed 2026114720, ``tests/data/vision_blender_short_lit_top``,
+    frame 2), a 6 leans on a checker, its side face (a 2) in the checker's shade. Only the foreshortened 6 passes the
+    white test, a blob 12.0 by 14.0 mm: narrower than a flat die's top, and shorter than the 15.0 mm that
+    ``tipped_min_long`` asked of a foreshortened top's length until session 31, so the die was not found."""
+    cal, image, want = _fixture_frame("vision_blender_short_lit_top", "frame02.jpg")
+    reading = BoardReader(cal)(image)
+    assert _dice_and_halves(reading) == _dice_and_halves(want) == [(1, False, "outer"), (6, False, "outer")]
+    assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
+    at_15 = BoardReader(cal, replace(ReaderConfig(), tipped_min_long=15.0))(image)
+    assert _dice_and_halves(at_15) == [(1, False, "outer")]  # the miss this fixture keeps
+
+
+def test_a_one_read_on_a_pip_of_another_face_yields_to_that_face() -> None:
+    """Under a dim lamp (Blender seed 2026117720, ``tests/data/vision_blender_one_on_a_four``, frame 9), a 4 leans on a
+    checker. A crop centred on one of its pips, the others cut off, read a 1 (margin 42.2), a hair better than the crop
+    over the whole 4 read it (42.1), 4.2 mm away: too near to be two faces. A 1 nearly tied by such a read of more
+    pips is that face's pip (:func:`vision.read.one_is_a_pip`)."""
+    cal, image, want = _fixture_frame("vision_blender_one_on_a_four", "frame09.jpg")
+    reading = BoardReader(cal)(image)
+    assert _dice_and_halves(reading) == _dice_and_halves(want) == [(1, True, "home"), (4, False, "home")]
+    assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
+    blind = BoardReader(cal, replace(ReaderConfig(), one_pip_share=1e9))(image)
+    assert _dice_and_halves(blind) == [(1, False, "home"), (1, True, "home")]  # the miss this fixture keeps
+    cfg = ReaderConfig().detail()
+    view, centre, ppm = camera_view(cfg, cal), (315.5, 273.6), cfg.px_per_mm
+    one = TopFace(1, 1.0, 42.2, (100.0, 100.0))
+    four, far_four = ((100.0 - 3.0 * ppm, 100.0 - 3.0 * ppm), (0.0, 0.0)), ((100.0 + 9.0 * ppm, 100.0), (0.0, 0.0))
+    assert one_is_a_pip(cfg, view, centre, one, {four: (4, 1.0, 42.1)}) == TopFace(4, 1.0, 42.1, four[0])
+    assert one_is_a_pip(cfg, view, centre, one, {four: (4, 1.0, 30.0)}) == one  # fits much worse
+    assert one_is_a_pip(cfg, view, centre, one, {far_four: (4, 1.0, 45.0)}) == one  # another face: the side face
+    assert one_is_a_pip(cfg, view, centre, TopFace(2, 1.0, 42.2, (100.0, 100.0)), {four: (4, 1.0, 50.0)}).value == 2
 
 
 def test_a_die_the_network_calls_cocked_is_read_as_cocked_dice_are() -> None:

@@ -72,7 +72,7 @@ class ReaderConfig:
     blob_min_side: float = 8.0  # mm: smaller light blobs are highlights (a cube may be partly hidden)
     die_min_side: float = 13.0  # mm (two touching copper rims make thinner bright slivers)
     tipped_min_side: float = 10.5  # mm: a narrower blob may still be a die whose top is foreshortened by its tilt (cocked; one leaning on the frame showed 11.0) ...
-    tipped_min_long: float = 15.0  # ... when it is a die's length the other way
+    tipped_min_long: float = 13.5  # ... when it is about a die's length the other way (a dim lamp's cocked top measured 12.0 by 14.0)
     die_max_side: float = 23.0  # mm: the shorter side of a die's footprint (edges blur outwards)
     cube_past_outline: float = 40.0  # mm past the board's long sides that a cube on the frame may seem to lie at
     frame_die_slack: float = 4.0  # mm: a die seen past the outline is one on the frame when its base lies this near the frame
@@ -125,6 +125,7 @@ class ReaderConfig:
     cocked_face_shares: tuple[float, ...] = (0.8, 0.9)  # a cocked die's top face is foreshortened to these shares of its edge
     top_face_apart: float = 3.0  # mm farther from the camera's foot that a face reading another value is the top ...
     top_face_share: float = 0.6  # ... when its pips fit at least this share as well (a crop past a die's edge fits corner pips)
+    one_pip_share: float = 0.9  # a 1 read yields to a read of more pips of the same face fitting this share as well
     tipped_retry_confidence: float = 0.3  # a die no square face reads is cocked when a foreshortened face reads this surely
     unclean_tipped_margin: float = 30.0  # and, for a blob that is no clean rectangle, with a pip fit margin this high (a die's reads 40-80, the light between two rims 15-20)
     alike_distance: float = 4.5  # inlay and leather closer than this (in class spreads) cannot be told apart: a checker 8 mm
