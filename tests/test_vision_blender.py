@@ -198,6 +198,18 @@ def _fixture_frame(name: str, frame: str) -> tuple[Calibration, Any, dict[str, A
     return calibrate(CalibrationConfig(), read_image(folder / "start.jpg")), read_image(folder / frame), truth[frame]["reading"]
 
 
+def _fixed(name: str, frame: str, dice: list[tuple[Any, ...]], before: ReaderConfig, missed: list[tuple[Any, ...]]
+           ) -> tuple[Calibration, Any]:
+    """A fixture's frame that the reader reads right (its ``dice`` and halves, and every other field), and that the
+    reader set as ``before`` read with ``missed`` dice: the miss the fixture keeps. Its calibration and image."""
+    cal, image, want = _fixture_frame(name, frame)
+    reading = BoardReader(cal)(image)
+    assert _dice_and_halves(reading) == _dice_and_halves(want) == dice
+    assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
+    assert _dice_and_halves(BoardReader(cal, before)(image)) == missed
+    return cal, image
+
+
 def _fixture_reading(name: str, frame: str) -> tuple[dict[str, Any], dict[str, Any]]:
     cal, image, want = _fixture_frame(name, frame)
     return BoardReader(cal)(image), want
@@ -703,12 +715,8 @@ def test_a_cocked_die_leaning_on_the_frame_with_a_narrow_top_is_found() -> None:
     """Under a cool lamp (Blender seed 2026139660, ``tests/data/vision_blender_narrow_wall_die``, frame 5) a 2
     leans on the frame in the home board: its light top is 11.0 by 15.0 mm, narrower than the 11.5 mm that
     ``tipped_min_side`` asked of a foreshortened top until session 27, so the die was not found."""
-    cal, image, want = _fixture_frame("vision_blender_narrow_wall_die", "frame05.jpg")
-    reading = BoardReader(cal)(image)
-    assert _dice_and_halves(reading) == _dice_and_halves(want) == [(2, False, "home"), (3, True, "home")]
-    assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
-    at_11_5 = BoardReader(cal, replace(ReaderConfig(), tipped_min_side=11.5))(image)
-    assert _dice_and_halves(at_11_5) == [(3, True, "home")]  # the miss this fixture keeps
+    _fixed("vision_blender_narrow_wall_die", "frame05.jpg", [(2, False, "home"), (3, True, "home")],
+           replace(ReaderConfig(), tipped_min_side=11.5), [(3, True, "home")])
 
 
 def test_a_corner_pip_centred_in_a_foreshortened_crop_is_not_a_one() -> None:
@@ -799,10 +807,8 @@ def test_a_crop_astride_a_cocked_die_s_top_and_side_face_is_no_face() -> None:
     crop foreshortened to 0.8 of the edge, over the 3's lower pip and the 5's upper pips, fit a 2 better (margin
     40.7) than the 3's own crop fits the 3 (37.6): the die was read 2. That crop shows two more pips than a 2's,
     fainter, on the side face (:func:`vision.pips.stray_pips`), so it reads no face, and the 3 stands."""
-    cal, image, want = _fixture_frame("vision_blender_straddled_two", "frame04.jpg")
-    assert _dice_and_halves(BoardReader(cal)(image)) == _dice_and_halves(want) == [(3, False, "off"), (3, True, "home")]
     blind = ReaderConfig(pips=replace(ReaderConfig().pips, stray_share=1e9))  # no spot stands out so much
-    assert _dice_and_halves(BoardReader(cal, blind)(image)) == [(2, False, "off"), (3, True, "home")]
+    _fixed("vision_blender_straddled_two", "frame04.jpg", [(3, False, "off"), (3, True, "home")], blind, [(2, False, "off"), (3, True, "home")])
 
 
 def test_a_cocked_die_s_lit_top_as_short_as_a_dim_lamp_leaves_it_is_looked_at() -> None:
@@ -810,12 +816,8 @@ def test_a_cocked_die_s_lit_top_as_short_as_a_dim_lamp_leaves_it_is_looked_at() 
     frame 2), a 6 leans on a checker, its side face (a 2) in the checker's shade. Only the foreshortened 6 passes the
     white test, a blob 12.0 by 14.0 mm: narrower than a flat die's top, and shorter than the 15.0 mm that
     ``tipped_min_long`` asked of a foreshortened top's length until session 31, so the die was not found."""
-    cal, image, want = _fixture_frame("vision_blender_short_lit_top", "frame02.jpg")
-    reading = BoardReader(cal)(image)
-    assert _dice_and_halves(reading) == _dice_and_halves(want) == [(1, False, "outer"), (6, False, "outer")]
-    assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
-    at_15 = BoardReader(cal, replace(ReaderConfig(), tipped_min_long=15.0))(image)
-    assert _dice_and_halves(at_15) == [(1, False, "outer")]  # the miss this fixture keeps
+    _fixed("vision_blender_short_lit_top", "frame02.jpg", [(1, False, "outer"), (6, False, "outer")],
+           replace(ReaderConfig(), tipped_min_long=15.0), [(1, False, "outer")])
 
 
 def test_a_one_read_on_a_pip_of_another_face_yields_to_that_face() -> None:
@@ -823,12 +825,8 @@ def test_a_one_read_on_a_pip_of_another_face_yields_to_that_face() -> None:
     checker. A crop centred on one of its pips, the others cut off, read a 1 (margin 42.2), a hair better than the crop
     over the whole 4 read it (42.1), 4.2 mm away: too near to be two faces. A 1 nearly tied by such a read of more
     pips is that face's pip (:func:`vision.read.one_is_a_pip`)."""
-    cal, image, want = _fixture_frame("vision_blender_one_on_a_four", "frame09.jpg")
-    reading = BoardReader(cal)(image)
-    assert _dice_and_halves(reading) == _dice_and_halves(want) == [(1, True, "home"), (4, False, "home")]
-    assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
-    blind = BoardReader(cal, replace(ReaderConfig(), one_pip_share=1e9))(image)
-    assert _dice_and_halves(blind) == [(1, False, "home"), (1, True, "home")]  # the miss this fixture keeps
+    cal, _ = _fixed("vision_blender_one_on_a_four", "frame09.jpg", [(1, True, "home"), (4, False, "home")],
+                    replace(ReaderConfig(), one_pip_share=1e9), [(1, False, "home"), (1, True, "home")])
     cfg = ReaderConfig().detail()
     view, centre, ppm = camera_view(cfg, cal), (315.5, 273.6), cfg.px_per_mm
     one = TopFace(1, 1.0, 42.2, (100.0, 100.0))
