@@ -33,8 +33,8 @@ from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError, CalibrationError, StartPositionNotFoundError
 from vision.geometry import START_POINTS
 from vision.profiles import lab8_image
-from vision.read import (TopFace, WhiteBlob, camera_view, greyer_than_dice, lit_as_board, normalise_light, one_is_a_pip,
-                         rim_evidence, rim_strengths, same_face, tipped_read_stands)
+from vision.read import (TopFace, WhiteBlob, camera_view, counts_as_die, greyer_than_dice, lit_as_board, normalise_light,
+                         one_is_a_pip, rim_evidence, rim_strengths, same_face, tipped_read_stands)
 from vision.sources import read_image
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -835,6 +835,20 @@ def test_a_one_read_on_a_pip_of_another_face_yields_to_that_face() -> None:
     assert one_is_a_pip(cfg, view, centre, one, {four: (4, 1.0, 30.0)}) == one  # fits much worse
     assert one_is_a_pip(cfg, view, centre, one, {far_four: (4, 1.0, 45.0)}) == one  # another face: the side face
     assert one_is_a_pip(cfg, view, centre, TopFace(2, 1.0, 42.2, (100.0, 100.0)), {four: (4, 1.0, 50.0)}).value == 2
+
+
+def test_bright_arcs_of_stacked_rims_as_narrow_as_a_cocked_top_are_no_die() -> None:
+    """Under a cool lamp, the camera 13 degrees off vertical (Blender seed 2026141720, ``tests/data/vision_blender_rim_arcs``,
+    frame 2), the copper rims of checkers stacked on a point light up white between each other: two blobs about 12 by
+    16 mm, as narrow as a cocked die's foreshortened top, filling only 0.72 of their rectangles, with a dark gap that
+    reads a sure 1. Both were reported as cocked 1s. A narrow blob counts as a die only if it is a clean rectangle."""
+    cal, image, want = _fixture_frame("vision_blender_rim_arcs", "frame02.jpg")
+    reading = BoardReader(cal)(image)
+    assert _dice_and_halves(reading) == _dice_and_halves(want) == [(2, True, "outer")]
+    assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
+    cfg, sure_one = ReaderConfig(), {"value": 1, "confidence": 1.0}
+    assert counts_as_die(cfg, False, False, sure_one) and not counts_as_die(cfg, False, False, narrow=True)
+    assert counts_as_die(cfg, True, False, narrow=True) and counts_as_die(cfg, True, False, sure_one)
 
 
 def test_a_die_the_network_calls_cocked_is_read_as_cocked_dice_are() -> None:

@@ -1401,7 +1401,7 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
             seen = _on_canonical(cfg, band, blob)
             lit = blob if gains is None else lit_as_board(cfg, blob, seen.centre, gains)
             clean, grey = blob.fill >= cfg.unread_min_fill, greyer_than_dice(cfg, cal, lit)
-            if not counts_as_die(cfg, clean, grey):
+            if not counts_as_die(cfg, clean, grey, narrow=blob.narrow(cfg)):
                 continue  # as on the board: a grey table beyond the frame makes such blobs
             if not on_long_frame(cfg, seen.centre):
                 continue  # on the playing surface: the canonical image holds it whole
@@ -1800,7 +1800,7 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
         window, seen = die_in_detail(cfg, fine, blob) if fine is not None else (raw, blob)
         # clean only if square at both looks: the fine one sees a rim's curve that the coarse one rounds off
         clean = min(blob.fill, seen.fill) >= cfg.unread_min_fill
-        if not counts_as_die(cfg, clean, grey):
+        if not counts_as_die(cfg, clean, grey, narrow=blob.narrow(cfg)):
             continue
         die = read_die(cfg if fine is None else fine.cfg, cal, window, seen, view)
         if counts_as_die(cfg, clean, grey, die):
@@ -1813,10 +1813,12 @@ def greyer_than_dice(cfg: ReaderConfig, cal: Calibration, blob: WhiteBlob) -> bo
     return blob.lightness < cal.classes["white"].mean[0] - cfg.unclean_max_dimming
 
 
-def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any] | None = None) -> bool:
+def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any] | None = None, narrow: bool = False) -> bool:
     """Whether a die-like light blob counts as a die (see :func:`find_dice`), by whether it is a ``clean`` square,
-    whether it is ``grey`` (mostly ``unclean_max_dimming`` below the cube's white) and its read ``die`` (None:
-    whether to read it at all)."""
+    whether it is ``grey`` (mostly ``unclean_max_dimming`` below the cube's white), whether it is ``narrow`` (see
+    :meth:`WhiteBlob.narrow`) and its read ``die`` (None: whether to read it at all)."""
+    if narrow and not clean:
+        return False  # a foreshortened top is a clean rectangle; the bright arcs of two stacked checkers' rims are not
     if not clean and grey:
         return False  # no clean square, and mostly greyer than the cube's white: the wood between two rims, lit by a cool lamp
     if die is None:
