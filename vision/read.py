@@ -1084,11 +1084,13 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
                 centre = (float(cx + shift[0]), float(cy + shift[1]))
                 if (centre, size) not in reads:
                     crop = _crop(raw, centre, size, ang, cfg.die_crop_px)
-                    reads[centre, size] = read_pips(crop, cfg.pips)
-                    # a foreshortened crop showing more pips than it read straddles a cocked die's top and side
-                    # face; a square one is left be: over a die the rules wrongly call flat, its read leads on
-                    if face != (edge, edge) and reads[centre, size][0] is not None and stray_pips(crop, reads[centre, size][0], cfg.pips):
-                        reads[centre, size] = (None, 0.0, -np.inf)
+                    value, conf, margin = read_pips(crop, cfg.pips)
+                    # a foreshortened crop showing more pips than it read straddles a cocked die's top and side face;
+                    # square crops are not judged so: over a cocked die the rules call flat, the side face a square
+                    # crop takes in is what later tells the die is cocked
+                    if face != (edge, edge) and value is not None and stray_pips(crop, value, cfg.pips):
+                        value, conf, margin = None, 0.0, -np.inf
+                    reads[centre, size] = (value, conf, margin)
                 value, conf, margin = reads[centre, size]
                 found, at = TopFace(value, conf, margin, centre), float(shift @ away) / cfg.px_per_mm
                 read.append((at, found))
