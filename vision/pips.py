@@ -107,17 +107,17 @@ _MASKS = np.array([[k in pips for k in range(9)] for _, pips in LAYOUTS])  # (la
 _VALUE_STARTS = np.array([int(np.argmax(_VALUES == v)) for v in range(1, 7)])  # each value's first layout
 
 
-def read_pips(face: Image, cfg: PipConfig = PipConfig()) -> tuple[int | None, float, float]:
+def read_pips(face: Image, cfg: PipConfig = PipConfig(), alone: bool = False) -> tuple[int | None, float, float]:
     """(value or None, confidence 0..1, margin) of an upright square crop of a die's top face.
 
     The margin (Lab units) is how far the weakest pip place of the best value stands out over
-    the strongest empty place: it says how well the crop fits a face at all.
+    the strongest empty place: it says how well the crop fits a face at all. With ``alone``, a crop
+    showing more pips than the value it fits (see :func:`stray_pips`) reads no face.
     """
     if face.ndim != 3 or face.shape[0] < 12:
         return None, 0.0, -np.inf
-    contrast = place_contrast(face, cfg)[:, None, :]  # (pitches, 1, 9)
-    on = np.where(_MASKS, contrast, np.inf).min(axis=2)  # (pitches, layouts): the weakest pip place
-    off = np.where(_MASKS, -np.inf, contrast).max(axis=2)  # and the strongest empty place
+    smooth = _contrast_map(face, cfg)
+    on, off = _fits(smooth, cfg)
     per_layout = np.where(on >= cfg.min_contrast, on - off, -np.inf).max(axis=0)
     # each value's best layout (LAYOUTS runs in value order); in plain floats, as these few numbers are
     margins = [-math.inf] + np.maximum.reduceat(per_layout, _VALUE_STARTS).tolist()
@@ -127,9 +127,17 @@ def read_pips(face: Image, cfg: PipConfig = PipConfig()) -> tuple[int | None, fl
         return None, 0.0, -np.inf
     if best < cfg.min_margin:
         return None, 0.0, best
+    if alone and _strays(smooth, value, on, off, cfg):
+        return None, 0.0, -np.inf
     runner = max(m for v, m in enumerate(margins) if v != value)
     sure = min(best, best - runner) if math.isfinite(runner) else best
     return value, min(max(sure / cfg.sure_margin, 0.0), 1.0), best
+
+
+def _fits(smooth: NDArray[np.float32], cfg: PipConfig) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """(pitches, layouts) the weakest pip place of each layout, and its strongest empty place, on a contrast map."""
+    contrast = _at_places(smooth, cfg)[:, None, :]  # (pitches, 1, 9)
+    return np.where(_MASKS, contrast, np.inf).min(axis=2), np.where(_MASKS, -np.inf, contrast).max(axis=2)
 
 
 def stray_pips(face: Image, value: int, cfg: PipConfig = PipConfig()) -> int:
@@ -137,6 +145,11 @@ def stray_pips(face: Image, value: int, cfg: PipConfig = PipConfig()) -> int:
     that stand out at least ``stray_share`` as much as the value's faintest pip. A crop that straddles a cocked
     die's top and a side face fits the two diagonal pips of a 2 with the pips of both faces around them."""
     smooth = _contrast_map(face, cfg)
+    return _strays(smooth, value, *_fits(smooth, cfg), cfg)
+
+
+def _strays(smooth: NDArray[np.float32], value: int, on: NDArray[np.float32], off: NDArray[np.float32], cfg: PipConfig) -> int:
+    """:func:`stray_pips` on a crop's contrast map and its layouts' fits (see :func:`_fits`)."""
     side = smooth.shape[0]
     k = max(3, int(round(side * cfg.stray_reach)) | 1)
     peak = (smooth >= cv2.dilate(smooth, np.ones((k, k), np.uint8))) & (smooth >= cfg.min_contrast)
@@ -144,12 +157,8 @@ def stray_pips(face: Image, value: int, cfg: PipConfig = PipConfig()) -> int:
     inner = smooth[rim:side - rim, rim:side - rim][peak[rim:side - rim, rim:side - rim]]
     if inner.size <= value:
         return 0
-    # the faintest pip of the value's best fitting layout and pitch, as read_pips weighs them
-    contrast = _at_places(smooth, cfg)[:, None, :]  # (pitches, 1, 9)
-    mine = _MASKS & (_VALUES == value)[:, None]  # (layouts, 9): the value's layouts only
-    on = np.where(mine, contrast, np.inf).min(axis=2)
-    off = np.where(_MASKS, -np.inf, contrast).max(axis=2)
-    faintest = on.ravel()[int(np.argmax(np.where(np.isfinite(on), on - off, -np.inf)))]
+    mine = _VALUES == value  # the faintest pip of the value's best fitting layout and pitch
+    faintest = on[:, mine].ravel()[int(np.argmax((on - off)[:, mine]))]
     return max(0, int(np.count_nonzero(inner >= cfg.stray_share * faintest)) - value)
 
 

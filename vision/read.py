@@ -28,7 +28,7 @@ from vision.dice import fill_holes
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.geometry import START_POINTS, BoardGeometry, Layout, checker_centre, half_of, point_axis, side_of, surface_height
 from vision.numerals import numeral_mask
-from vision.pips import medians_u8, pip_sides, read_pips, stray_pips
+from vision.pips import medians_u8, pip_sides, read_pips
 from vision.pose import Viewpoint, viewpoint
 from vision.profiles import (
     ColourClass,
@@ -1083,14 +1083,10 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
                 shift = a * axes[0] + b * axes[1]
                 centre = (float(cx + shift[0]), float(cy + shift[1]))
                 if (centre, size) not in reads:
-                    crop = _crop(raw, centre, size, ang, cfg.die_crop_px)
-                    value, conf, margin = read_pips(crop, cfg.pips)
                     # a foreshortened crop showing more pips than it read straddles a cocked die's top and side face;
                     # square crops are not judged so: over a cocked die the rules call flat, the side face a square
                     # crop takes in is what later tells the die is cocked
-                    if face != (edge, edge) and value is not None and stray_pips(crop, value, cfg.pips):
-                        value, conf, margin = None, 0.0, -np.inf
-                    reads[centre, size] = (value, conf, margin)
+                    reads[centre, size] = read_pips(_crop(raw, centre, size, ang, cfg.die_crop_px), cfg.pips, alone=face != (edge, edge))
                 value, conf, margin = reads[centre, size]
                 found, at = TopFace(value, conf, margin, centre), float(shift @ away) / cfg.px_per_mm
                 read.append((at, found))
