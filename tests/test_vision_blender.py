@@ -831,10 +831,24 @@ def test_a_one_read_on_a_pip_of_another_face_yields_to_that_face() -> None:
     view, centre, ppm = camera_view(cfg, cal), (315.5, 273.6), cfg.px_per_mm
     one = TopFace(1, 1.0, 42.2, (100.0, 100.0))
     four, far_four = ((100.0 - 3.0 * ppm, 100.0 - 3.0 * ppm), (0.0, 0.0)), ((100.0 + 9.0 * ppm, 100.0), (0.0, 0.0))
-    assert one_is_a_pip(cfg, view, centre, one, {four: (4, 1.0, 42.1)}) == TopFace(4, 1.0, 42.1, four[0])
-    assert one_is_a_pip(cfg, view, centre, one, {four: (4, 1.0, 30.0)}) == one  # fits much worse
-    assert one_is_a_pip(cfg, view, centre, one, {far_four: (4, 1.0, 45.0)}) == one  # another face: the side face
-    assert one_is_a_pip(cfg, view, centre, TopFace(2, 1.0, 42.2, (100.0, 100.0)), {four: (4, 1.0, 50.0)}).value == 2
+    toward = np.array([-1.0, 0.0])  # far_four lies nearer the camera's foot than the 1
+    assert one_is_a_pip(cfg, view, centre, one, {four: (4, 1.0, 42.1)}, toward) == TopFace(4, 1.0, 42.1, four[0])
+    assert one_is_a_pip(cfg, view, centre, one, {four: (4, 1.0, 30.0)}, toward) == one  # fits much worse
+    assert one_is_a_pip(cfg, view, centre, one, {far_four: (4, 1.0, 45.0)}, toward) == one  # another face: the side face
+    assert one_is_a_pip(cfg, view, centre, TopFace(2, 1.0, 42.2, (100.0, 100.0)), {four: (4, 1.0, 50.0)}, toward).value == 2
+    # another face, farther from the camera's foot: the top
+    assert one_is_a_pip(cfg, view, centre, one, {far_four: (4, 1.0, 40.0)}, -toward) == TopFace(4, 1.0, 40.0, far_four[0])
+    assert one_is_a_pip(cfg, view, centre, one, {far_four: (4, 1.0, 30.0)}, -toward) == one  # fits much worse
+
+
+def test_a_face_farther_from_the_camera_that_fits_as_well_as_a_one_is_the_top() -> None:
+    """Under a warm lamp (Blender seed 2026120730, ``tests/data/vision_blender_two_beyond_a_one``, frame 7), a 2 leans on
+    a checker and shows its 1 as a side face. The side face's crop read 1 at margin 35.7 and the top's crop 2 at 34.9,
+    6.8 mm apart (two faces) but only 2.4 mm farther from the camera's foot, short of ``top_face_apart`` (3.0 mm): the
+    die was read a cocked 1. A read of more pips, as sure as a 1 and farther from the camera's foot, is the top
+    (:func:`vision.read.one_is_a_pip`)."""
+    _fixed("vision_blender_two_beyond_a_one", "frame07.jpg", [(2, False, "outer"), (2, True, "outer")],
+           replace(ReaderConfig(), one_pip_share=1e9), [(1, False, "outer"), (2, True, "outer")])
 
 
 def test_bright_arcs_of_stacked_rims_as_narrow_as_a_cocked_top_are_no_die() -> None:

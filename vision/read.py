@@ -1178,14 +1178,20 @@ def tipped_read_stands(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, 
     return tipped.value == square.value or not same_face(cfg, view, centre, square, tipped) or surer
 
 
-def one_is_a_pip(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], face: TopFace, reads: PipReads) -> TopFace:
+def one_is_a_pip(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], face: TopFace, reads: PipReads,
+                 away: NDArray[np.float64]) -> TopFace:
     """The top of the die at ``centre`` (canonical mm) read as ``face``, unless that is a 1 and one of its crops'
-    ``reads`` of more pips lies too near it to be another face (see :func:`same_face`) and fits nearly as well
-    (``one_pip_share``): a crop centred on any one pip of a face reads a 1, with the face's other pips cut off."""
+    ``reads`` of more pips fits nearly as well (``one_pip_share``) and either lies too near it to be another face
+    (see :func:`same_face`) or lies farther from the camera's foot (``away``: the unit direction from it to the die).
+    A crop centred on any one pip of a face reads a 1, with the face's other pips cut off; and of a cocked die's two
+    faces the farther is its top, as :func:`read_top_face` holds, however little farther it lies when the nearer
+    reads only a 1."""
     if face.value != 1:
         return face
     rivals = [TopFace(v, c, m, at) for (at, _), (v, c, m) in reads.items() if v not in (None, 1) and m >= cfg.one_pip_share * face.margin]
-    return max((f for f in rivals if same_face(cfg, view, centre, face, f)), key=lambda f: f.margin, default=face)
+    def farther(f: TopFace) -> bool:
+        return float((np.asarray(f.centre) - np.asarray(face.centre)) @ away) > 0.0
+    return max((f for f in rivals if farther(f) or same_face(cfg, view, centre, face, f)), key=lambda f: f.margin, default=face)
 
 
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
@@ -1233,7 +1239,7 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
             face = as_cocked(face, surely_cocked=True)
         elif cocked is not None and not flat and cocked <= cfg.flat_net_sure:
             face, flat = square, True
-    face = one_is_a_pip(cfg, view, centre, face, reads)
+    face = one_is_a_pip(cfg, view, centre, face, reads, away)
     value, conf = face.value, face.confidence
     return {
         "value": value,
