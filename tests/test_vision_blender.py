@@ -851,6 +851,20 @@ def test_a_face_farther_from_the_camera_that_fits_as_well_as_a_one_is_the_top() 
            replace(ReaderConfig(), one_pip_share=1e9), [(1, False, "outer"), (2, True, "outer")])
 
 
+def test_a_stack_read_with_two_ghost_checkers_loses_both() -> None:
+    """Under a dim lamp (Blender seed 2026116730, ``tests/data/vision_blender_ghost_layers``, frame 10), five light
+    checkers on an orange point were read as seven: the sixth and seventh explained the point only 4.4 and 4.8
+    better than one fewer, every other point's last checker 202 or more. Light then came to seventeen; one checker
+    came off and the point was reported unread. Each checker that stands out so in turn comes off
+    (:func:`vision.read.extra_checkers`)."""
+    cal, image, want = _fixture_frame("vision_blender_ghost_layers", "frame10.jpg")
+    reading = BoardReader(cal)(image)
+    assert reading["points"] == want["points"] and reading["points"][12] == -5
+    assert reading["bar"] == want["bar"] and reading["off"] == want["off"] and reading["cube"] == want["cube"]
+    assert _dice_and_halves(reading) == _dice_and_halves(want)
+    assert BoardReader(cal, replace(ReaderConfig(), extra_checker_gain=0.0))(image)["points"][12] is None
+
+
 def test_bright_arcs_of_stacked_rims_as_narrow_as_a_cocked_top_are_no_die() -> None:
     """Under a cool lamp, the camera 13 degrees off vertical (Blender seed 2026141720, ``tests/data/vision_blender_rim_arcs``,
     frame 2), the copper rims of checkers stacked on a point light up white between each other: two blobs about 12 by

@@ -57,6 +57,18 @@ def test_a_colour_read_with_more_than_fifteen_checkers_loses_its_worst_explained
     assert overcounted(counts, fits) == []
 
 
+def _backing(counts: list[int | None], last: dict[int, float], below: dict[int, float] | None = None) -> np.ndarray:
+    """(24, 16) how much each count explains a point better than one fewer: ``last`` for its read count's
+    last checker, ``below`` for the one under it, and 500 for every other checker."""
+    backing = np.full((24, 16), 500.0)
+    backing[:, 0] = np.inf
+    for i, gain in last.items():
+        backing[i, abs(counts[i] or 0)] = gain
+    for i, gain in (below or {}).items():
+        backing[i, abs(counts[i] or 0) - 1] = gain
+    return backing
+
+
 def test_a_sixteenth_checker_backed_far_less_than_any_other_is_taken_off_its_point() -> None:
     """Read on two Blender frames: a colour's sixteenth checker was a point's last, which explained it 11 and 6.6
     (log-likelihood) better than one fewer, against 330 and 525 for every other point's last checker."""
@@ -64,19 +76,26 @@ def test_a_sixteenth_checker_backed_far_less_than_any_other_is_taken_off_its_poi
     counts: list[int | None] = [0] * 24
     counts[7], counts[8], counts[22] = 5, 6, 5  # dark: 16
     counts[3], counts[5] = -1, -2
-    gains = np.full(24, np.inf)
-    gains[7], gains[8], gains[22], gains[3], gains[5] = 553.8, 330.2, 11.1, 153.9, 258.7
-    assert extra_checkers(cfg, counts, gains.copy()) == [22]
-    close = gains.copy()
-    close[8] = 40.0  # another point's last checker is nearly as weak: no telling which is extra
-    assert extra_checkers(cfg, counts, close) == []
-    strong = gains.copy()
-    strong[22] = 2 * cfg.extra_checker_gain  # even the weakest is backed well: leave it to overcounted()
-    assert extra_checkers(cfg, counts, strong) == []
-    counts[22] = 6  # two too many: one checker at most comes off a point, and no other stands out
-    assert extra_checkers(cfg, counts, gains.copy()) == [22]
+    last = {7: 553.8, 8: 330.2, 22: 11.1, 3: 153.9, 5: 258.7}
+    assert extra_checkers(cfg, counts, _backing(counts, last)) == [22]
+    assert extra_checkers(cfg, counts, _backing(counts, {**last, 8: 40.0})) == []  # another point's last checker is nearly as weak: no telling which is extra
+    strong = {**last, 22: 2 * cfg.extra_checker_gain}  # even the weakest is backed well: leave it to overcounted()
+    assert extra_checkers(cfg, counts, _backing(counts, strong)) == []
     counts[22], counts[8] = 5, None  # ten (an unread point counts for nothing): nothing taken off
-    assert extra_checkers(cfg, counts, gains.copy()) == []
+    assert extra_checkers(cfg, counts, _backing(counts, last)) == []
+
+
+def test_a_point_loses_as_many_checkers_as_stand_out_in_turn() -> None:
+    """Read on a Blender frame (five light checkers on an orange point under a dim lamp, read as seven): the
+    seventh and sixth explained it 4.8 and 4.4 better than one fewer, every other point's last checker 202 or more."""
+    cfg = ReaderConfig()
+    counts: list[int | None] = [0] * 24
+    counts[2], counts[10], counts[12], counts[14], counts[18] = -3, -1, -7, -3, -3  # light: 17
+    counts[5], counts[7] = 1, 2
+    last = {2: 401.0, 10: 223.2, 12: 4.8, 14: 437.7, 18: 505.4, 5: 202.1, 7: 277.0}
+    assert extra_checkers(cfg, counts, _backing(counts, last, {12: 4.4})) == [12, 12]
+    # the sixth is backed well: one comes off, and no other checker stands out as the second extra one
+    assert extra_checkers(cfg, counts, _backing(counts, last, {12: 350.0})) == [12]
 
 
 def test_a_tall_point_with_every_ring_seen_leaves_the_rims_free_to_vouch_for_its_neighbours() -> None:

@@ -566,33 +566,41 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         colour_margin = float(abs(sc[0, n] - sc[1, n])) if n else margin
         conf = float(np.clip(min(margin, colour_margin) / cfg.confidence_margin, 0.0, 1.0))
         out.append(StackReading(n if sc[0, n] >= sc[1, n] else -n, conf, frac))
-    gains = np.array([float(scores[i, int(r.count < 0), abs(r.count)] - scores[i, int(r.count < 0), abs(r.count) - 1])
-                      if r.count else np.inf for i, r in enumerate(out)])
-    for i in extra_checkers(cfg, [r.count for r in out], gains):
-        n, c = abs(out[i].count or 0), int((out[i].count or 0) < 0)
-        others = np.delete(scores[i, c], [n - 1, n])
-        conf = float(np.clip((scores[i, c, n - 1] - others.max()) / cfg.confidence_margin, 0.0, 1.0))
-        out[i] = StackReading((n - 1) * (1 if c == 0 else -1), conf, out[i].foreign)
+    # what each checker adds: backing[i, n] is how much better n checkers of the colour read explain point i than n - 1
+    colour = np.array([int((r.count or 0) < 0) for r in out])
+    backing = np.concatenate([np.full((24, 1), np.inf, np.float32), np.diff(scores[np.arange(24), colour], axis=-1)], axis=1)
+    fewer = extra_checkers(cfg, [r.count for r in out], backing)
+    for i in sorted(set(fewer)):
+        n, c = abs(out[i].count or 0), int(colour[i])
+        m = n - fewer.count(i)
+        others = np.delete(scores[i, c], np.arange(m, n + 1))
+        conf = float(np.clip((scores[i, c, m] - others.max()) / cfg.confidence_margin, 0.0, 1.0))
+        out[i] = StackReading(m * (1 if c == 0 else -1), conf, out[i].foreign)
     for i in overcounted([r.count for r in out], fits):
         out[i] = StackReading(None, 0.0, out[i].foreign)
     return out
 
 
-def extra_checkers(cfg: ReaderConfig, counts: list[int | None], gains: NDArray[np.float64]) -> list[int]:
-    """Points that hold one checker fewer than read because their colour would have more than its fifteen:
-    each time the point whose last checker the evidence backs least (``gains``: how much better each point's
-    count explains it than one fewer), when that backing is weak (``extra_checker_gain``) and far weaker than
-    any other point's (a second layer's checker half-seen over the first, or a rim's sheen, tipped the count)."""
+def extra_checkers(cfg: ReaderConfig, counts: list[int | None], backing: NDArray[np.floating[Any]]) -> list[int]:
+    """Points that hold fewer checkers than read because their colour would have more than its fifteen, once
+    for each checker taken off: each time the point whose last checker the evidence backs least (``backing``
+    (24, 16): how much better n checkers explain each point than n - 1), when that backing is weak
+    (``extra_checker_gain``) and far weaker than any other point's last (``extra_checker_apart``): a second
+    layer's checker half-seen over the first, or a rim's sheen, tipped the count. A point may lose more than
+    one, each standing out so in turn (a light stack under a dim lamp read with two layers' ghosts)."""
     counts, fewer = list(counts), []
+
+    def last(i: int) -> float:
+        return float(backing[i, abs(counts[i] or 0)]) if counts[i] else np.inf
+
     for sign in (1, -1):
         while sum(c * sign for c in counts if c is not None and c * sign > 0) > 15:
-            mine = sorted((i for i, c in enumerate(counts) if c is not None and c * sign > 0), key=lambda i: gains[i])
+            mine = sorted((i for i, c in enumerate(counts) if c is not None and c * sign > 0), key=last)
             weakest = mine[0]
-            runner = gains[mine[1]] if len(mine) > 1 else np.inf
-            if not (gains[weakest] < cfg.extra_checker_gain and runner >= cfg.extra_checker_apart * gains[weakest]):
+            runner = last(mine[1]) if len(mine) > 1 else np.inf
+            if not (last(weakest) < cfg.extra_checker_gain and runner >= cfg.extra_checker_apart * last(weakest)):
                 break  # no checker stands out as the extra one: overcounted() reports the colour's worst points unread
             counts[weakest] = (counts[weakest] or 0) - sign
-            gains[weakest] = np.inf  # at most one taken off a point
             fewer.append(weakest)
     return fewer
 
