@@ -98,7 +98,7 @@ class ReaderConfig:
     min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square
     unread_min_fill: float = 0.8  # the same, for a blob whose pips are not read surely (copper highlights are arcs)
     unclean_max_dimming: float = 40.0  # Lab L: how far a less square blob's median, or an unread square's, may lie below the cube's white
-    unclean_min_confidence: float = 0.8  # a less square blob is a die only with pips read this surely
+    unclean_min_confidence: float = 0.8  # a less square blob, or a grey one, is a die only with pips read this surely
     die_min_face_std: float = 8.0  # Lab L spread (std) over a die's footprint: its pips mark it, a glare on the varnish is plain
     max_footprint: float = 27.0  # mm: the longer side of any die or cube footprint
     band_max_footprint: float = 32.0  # the same past the outline, where a cube on the frame shows a side face beside its top

@@ -1796,7 +1796,7 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
     (``unclean_min_confidence``): a square die nobody can read is still reported, so the referee can ask for a
     look, but bright arcs on a copper rim, with dark gaps that may pass for pips, are not; nor is such a blob
     mostly greyer than the cube's white (``unclean_max_dimming``), as the walnut between two rims is under a cool
-    lamp; a square so grey is a die only if its pips are read. With a ``fine`` look, each die is found again and
+    lamp; a square so grey is a die only if its pips are read as surely. With a ``fine`` look, each die is found again and
     read at ``detail_px_per_mm`` (see :func:`die_in_detail`). ``gains``: the canonical image's light gains, which
     light the blobs past the outline as the board's are (see :func:`lit_as_board`)."""
     geo = cfg.geometry
@@ -1837,7 +1837,9 @@ def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any
         return True
     if not clean and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
         return False  # no clean square and no sure pips: a copper rim's highlight, not a die
-    return not (grey and die["value"] is None)  # square, unread and mostly grey: rims' highlights round a gap of lit walnut
+    # square but mostly grey, unread or read unsurely: rims' highlights round a gap of lit walnut, or a cool lamp's glare
+    # on the walnut between two points, whose leather edges pass for a 6's columns
+    return not (grey and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence))
 
 
 def detail_window(cfg: ReaderConfig, fine: FineLook, blob: WhiteBlob, origin_mm: tuple[float, float] = (0.0, 0.0),
