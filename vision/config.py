@@ -154,6 +154,7 @@ class ReaderConfig:
     rim_overlap: float = 2.0  # mm by which two checkers of a layer may seem to overlap (blur, a checker's tilt)
     rim_share: float = 0.7  # of the ring's angles that must show the edge (the rest may touch a neighbour or a point's side)
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain
+    third_layer_on_second: bool = True  # a count past ten only where ten checkers explain the point better than five
     extra_checker_gain: float = 30.0  # a colour read with more than fifteen checkers loses the last checker of a point that
     extra_checker_apart: float = 5.0  # explains it less than this better than one fewer, and this many times less than any other
 

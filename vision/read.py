@@ -542,6 +542,11 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         # where a checker's inlay is the point's own leather, a ring surely missing outweighs what a
         # shadow on the leather makes of the colours
         scores = scores + rim_scores(cfg, rims_weighed(cfg, cal, rims, rim_only))
+    if cfg.third_layer_on_second:
+        # a third layer lies on a full second: where ten checkers explain a point worse than five, there is no
+        # second layer, and a count past ten only matches a third layer's places to what lies past the stack
+        # (under a dim lamp, an orange inlay's darkest look is the walnut's colour)
+        scores[..., 11:] = np.where((scores[..., 10] < scores[..., 5])[..., None], np.float32(-1e9), scores[..., 11:])
     arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
     neighbours = _neighbours(cfg, cal.layout)
     covered = covered_points(cfg, fits, foreign, neighbours, arm_share)
