@@ -896,6 +896,16 @@ def test_a_cool_lamps_glare_between_two_points_is_no_die() -> None:
     assert counts_as_die(cfg, True, True, {"value": 6, "confidence": 0.8})
 
 
+def test_a_four_farther_from_the_camera_that_fits_nearly_as_well_as_a_one_is_the_top() -> None:
+    """Under a cool lamp (Blender seed 2026114740, ``tests/data/vision_blender_four_beyond_a_one``, frame 5), a 4
+    leans on a checker and shows its 1 as a narrow side face. The side face's crop read 1 at margin 58.2, the top's
+    square crop 4 at 51.0 (0.88 as well), 1.2 mm farther from the camera's foot. A 1 yielded to a farther read of
+    more pips only at 0.9 of its fit until session 33; now at ``one_pip_share`` 0.8. On the 502 seen frames of
+    Blender 2660-2730 where a die is read 1, and 2740's first 150, 0.8 and 0.7 alike changed no other reading."""
+    _fixed("vision_blender_four_beyond_a_one", "frame05.jpg", [(4, False, "home"), (5, True, "home")],
+           replace(ReaderConfig(), one_pip_share=0.9), [(1, False, "home"), (5, True, "home")])
+
+
 def test_bright_arcs_of_stacked_rims_as_narrow_as_a_cocked_top_are_no_die() -> None:
     """Under a cool lamp, the camera 13 degrees off vertical (Blender seed 2026141720, ``tests/data/vision_blender_rim_arcs``,
     frame 2), the copper rims of checkers stacked on a point light up white between each other: two blobs about 12 by

@@ -125,7 +125,7 @@ class ReaderConfig:
     cocked_face_shares: tuple[float, ...] = (0.8, 0.9)  # a cocked die's top face is foreshortened to these shares of its edge
     top_face_apart: float = 3.0  # mm farther from the camera's foot that a face reading another value is the top ...
     top_face_share: float = 0.6  # ... when its pips fit at least this share as well (a crop past a die's edge fits corner pips)
-    one_pip_share: float = 0.9  # a 1 read yields to a read of more pips fitting this share as well, of the same face or one farther from the camera
+    one_pip_share: float = 0.8  # a 1 read yields to a read of more pips fitting this share as well, of the same face or one farther from the camera
     tipped_retry_confidence: float = 0.3  # a die no square face reads is cocked when a foreshortened face reads this surely
     unclean_tipped_margin: float = 30.0  # and, for a blob that is no clean rectangle, with a pip fit margin this high (a die's reads 40-80, the light between two rims 15-20)
     alike_distance: float = 4.5  # inlay and leather closer than this (in class spreads) cannot be told apart: a checker 8 mm
