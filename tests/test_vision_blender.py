@@ -869,8 +869,9 @@ def test_a_third_layer_needs_a_second_beneath_it() -> None:
     """Under a dim lamp (Blender seed 2026140730, ``tests/data/vision_blender_ghost_third_layer``, frame 2), five
     light checkers on an olive point were read as fifteen: ten explained the point 19 worse than five, but a third
     layer's places, 20 mm further along, matched what lay past the stack (the orange inlay's darkest look learnt at
-    calibration is 1.4 spreads from the walnut's under this lamp), and fifteen came out 28 better than five. Light then came to twenty-five and the point was reported unread. A count past ten now
-    stands only where ten explain the point better than five (``third_layer_on_second``)."""
+    calibration is 1.4 spreads from the walnut's under this lamp), and fifteen came out 28 better than five. Light
+    then came to twenty-five and the point was reported unread. A count past ten now stands only where ten explain
+    the point better than five (``third_layer_on_second``)."""
     cal, image, want = _fixture_frame("vision_blender_ghost_third_layer", "frame02.jpg")
     reading = BoardReader(cal)(image)
     assert reading["points"] == want["points"] and reading["points"][10] == -5

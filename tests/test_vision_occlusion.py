@@ -78,7 +78,8 @@ def test_a_sixteenth_checker_backed_far_less_than_any_other_is_taken_off_its_poi
     counts[3], counts[5] = -1, -2
     last = {7: 553.8, 8: 330.2, 22: 11.1, 3: 153.9, 5: 258.7}
     assert extra_checkers(cfg, counts, _backing(counts, last)) == [22]
-    assert extra_checkers(cfg, counts, _backing(counts, {**last, 8: 40.0})) == []  # another point's last checker is nearly as weak: no telling which is extra
+    # another point's last checker is nearly as weak: no telling which is extra
+    assert extra_checkers(cfg, counts, _backing(counts, {**last, 8: 40.0})) == []
     strong = {**last, 22: 2 * cfg.extra_checker_gain}  # even the weakest is backed well: leave it to overcounted()
     assert extra_checkers(cfg, counts, _backing(counts, strong)) == []
     counts[22], counts[8] = 5, None  # ten (an unread point counts for nothing): nothing taken off

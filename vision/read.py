@@ -592,7 +592,7 @@ def extra_checkers(cfg: ReaderConfig, counts: list[int | None], backing: NDArray
     (24, 16): how much better n checkers explain each point than n - 1), when that backing is weak
     (``extra_checker_gain``) and far weaker than any other point's last (``extra_checker_apart``): a second
     layer's checker half-seen over the first, or a rim's sheen, tipped the count. A point may lose more than
-    one, each standing out so in turn (a light stack under a dim lamp read with two layers' ghosts)."""
+    one, each standing out so in turn (five light checkers under a dim lamp read with two ghosts in a second layer)."""
     counts, fewer = list(counts), []
 
     def last(i: int) -> float:
