@@ -12,6 +12,7 @@ as occluded instead of guessed.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache, reduce
 from typing import Any, NamedTuple
@@ -574,10 +575,9 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     # what each checker adds: backing[i, n] is how much better n checkers of the colour read explain point i than n - 1
     colour = np.array([int((r.count or 0) < 0) for r in out])
     backing = np.concatenate([np.full((24, 1), np.inf, np.float32), np.diff(scores[np.arange(24), colour], axis=-1)], axis=1)
-    fewer = extra_checkers(cfg, [r.count for r in out], backing)
-    for i in sorted(set(fewer)):
+    for i, taken in Counter(extra_checkers(cfg, [r.count for r in out], backing)).items():
         n, c = abs(out[i].count or 0), int(colour[i])
-        m = n - fewer.count(i)
+        m = n - taken
         others = np.delete(scores[i, c], np.arange(m, n + 1))
         conf = float(np.clip((scores[i, c, m] - others.max()) / cfg.confidence_margin, 0.0, 1.0))
         out[i] = StackReading(m * (1 if c == 0 else -1), conf, out[i].foreign)
@@ -1840,11 +1840,11 @@ def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any
         return False  # no clean square, and mostly greyer than the cube's white: the wood between two rims, lit by a cool lamp
     if die is None:
         return True
-    if not clean and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
-        return False  # no clean square and no sure pips: a copper rim's highlight, not a die
-    # square but mostly grey, unread or read unsurely: rims' highlights round a gap of lit walnut, or a cool lamp's glare
-    # on the walnut between two points, whose leather edges pass for a 6's columns
-    return not (grey and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence))
+    # no sure pips on a blob that is no clean square: a copper rim's highlight; on one mostly grey: rims' highlights
+    # round a gap of lit walnut, or a cool lamp's glare on the walnut between two points, whose leather edges pass
+    # for a 6's columns
+    unsure = die["value"] is None or die["confidence"] < cfg.unclean_min_confidence
+    return not (unsure and (grey or not clean))
 
 
 def detail_window(cfg: ReaderConfig, fine: FineLook, blob: WhiteBlob, origin_mm: tuple[float, float] = (0.0, 0.0),
