@@ -34,7 +34,7 @@ from vision.errors import BoardNotFoundError, CalibrationError, StartPositionNot
 from vision.geometry import START_POINTS
 from vision.profiles import lab8_image
 from vision.read import (TopFace, WhiteBlob, camera_view, counts_as_die, greyer_than_dice, lit_as_board, normalise_light,
-                         one_is_a_pip, rim_evidence, rim_strengths, same_face, tipped_read_stands)
+                         one_is_a_pip, rim_evidence, rim_strengths, rims_weighed, same_face, tipped_read_stands)
 from vision.sources import read_image
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -768,6 +768,32 @@ def test_a_missing_ring_outweighs_a_shadow_on_leather_the_inlay_matches() -> Non
     assert _dice_and_halves(reading) == _dice_and_halves(want)
     once = BoardReader(cal, replace(ReaderConfig(), rim_only_gain=1.0))(image)
     assert want["points"][14] == 0 and once["points"][14] == -1  # the miss this fixture keeps
+
+
+def test_a_sharp_ring_counts_more_only_for_checkers_of_the_leather_s_colour() -> None:
+    """Where a colour's inlay is the point's leather, a ring sharper than ``rim_edge``'s filled end counts for that
+    colour's checkers up to ``rim_only_sure`` times; for the other colour, whose inlay the colours tell, once."""
+    cfg = ReaderConfig()
+    evidence = np.zeros((24, 5), np.float32)
+    evidence[2, 0], evidence[2, 1], evidence[3, 0] = 1.7, 0.6, 1.7  # point 3 holds no start checker: no borrowed look
+    rim_only = np.zeros((24, 2), np.bool_)
+    rim_only[2, 1] = True  # light checkers' inlay is point 3's leather
+    weighed = rims_weighed(cfg, _calibration(), evidence, rim_only)
+    assert weighed[2, 1, 0] == pytest.approx(1.7) and weighed[2, 1, 1] == pytest.approx(0.6)
+    assert weighed[2, 0, 0] == pytest.approx(1.0) and weighed[3, 1, 0] == pytest.approx(1.0)
+
+
+def test_a_lone_checker_on_leather_of_its_inlay_colour_is_told_by_its_sharp_ring() -> None:
+    """Under a dim lamp (Blender seed 2026113720, ``tests/data/vision_blender_sharp_ring``, frame 10), a lone light
+    checker on orange point 13: its inlay and the inner part of its copper ring mirror the leather, and the colours
+    scored it 32 below the bare point, its cost paid; its ring, at 28 (Lab L per mm, three times ``rim_edge``'s
+    filled end), counted once (``rim_weight``) and the point read bare. A ring so sharp now counts twice there."""
+    cal, image, want = _fixture_frame("vision_blender_sharp_ring", "frame10.jpg")
+    reading = BoardReader(cal)(image)
+    assert want["points"][12] == -1
+    assert reading["points"] == want["points"] and reading["bar"] == want["bar"] and reading["off"] == want["off"]
+    assert reading["cube"] == want["cube"] and _dice_and_halves(reading) == _dice_and_halves(want)
+    assert BoardReader(cal, replace(ReaderConfig(), rim_only_sure=1.0))(image)["points"][12] == 0  # the miss this fixture keeps
 
 
 def test_a_grey_patch_of_table_past_the_frame_is_no_die() -> None:

@@ -400,7 +400,8 @@ def _rim_grid(cfg: ReaderConfig, layout: Layout) -> tuple[NDArray[np.float32], N
 
 
 def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint8], hidden: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """(24, 5) how surely each point's first-layer places hold a checker by its rim alone, -1 (empty) to 1.
+    """(24, 5) how surely each point's first-layer places hold a checker by its rim alone, -1 (empty) to 1, and
+    past 1 up to ``rim_only_sure`` for rings sharper still (which only :func:`rims_weighed` tells from 1).
 
     A checker's copper rim is a circle of known size whose edges run round it (lightness changing across
     the ring, whatever the colours: its inlay may be the point's own leather); the strength is the edge
@@ -411,7 +412,7 @@ def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint
     more. Places where ``hidden`` (dice, the cube, an arm) meets the ring say nothing (0)."""
     strength, mid = _ring_strengths(cfg, cal, lightness)
     half = (cfg.rim_edge[1] - cfg.rim_edge[0]) / 2
-    evidence = np.clip((strength - mid) / half, -1.0, 1.0).astype(np.float32)
+    evidence = np.clip((strength - mid) / half, -1.0, max(1.0, cfg.rim_only_sure)).astype(np.float32)
     xs, ys = _rim_grid(cfg, cal.layout)[:2]
     centre = xs.shape[2] // 2  # the place itself, not shifted
     ring_x = np.clip(np.round(xs[:, :, centre]), 0, hidden.shape[1] - 1).astype(np.intp)
@@ -472,14 +473,16 @@ def rims_weighed(cfg: ReaderConfig, cal: Calibration, evidence: NDArray[np.float
     """(24, 2, 5) rim evidence as each colour's counts weigh it. On the points whose bare look was borrowed
     (the start checkers covered them and no bare board was seen), a missing ring counts ``rim_borrowed_gain``
     times; where a colour's inlay is the point's own leather (``rim_only`` (24, 2)), its ring is all that tells
-    its checkers, and a missing ring counts ``rim_only_gain`` times more against them."""
+    its checkers: a missing ring counts ``rim_only_gain`` times more against them, and a sharp ring up to
+    ``rim_only_sure`` times for them. Elsewhere a ring counts once however sharp: the colours tell the checker."""
     missing = evidence < 0
     gain = np.ones(evidence.shape, np.float32)
     if not cal.bare_board_seen:
         borrowed = (np.asarray(START_POINTS) != 0)[:, None]
         gain = np.where(borrowed & missing, np.float32(cfg.rim_borrowed_gain), gain)
     only = np.where(rim_only[:, :, None] & missing[:, None, :], np.float32(cfg.rim_only_gain), np.float32(1.0))
-    return (evidence[:, None, :] * (gain[:, None, :] * only)).astype(np.float32)
+    seen = np.where(rim_only[:, :, None], evidence[:, None, :], np.minimum(evidence, np.float32(1.0))[:, None, :])
+    return (seen * (gain[:, None, :] * only)).astype(np.float32)
 
 
 def rim_scores(cfg: ReaderConfig, evidence: NDArray[np.float32]) -> NDArray[np.float32]:
