@@ -23,6 +23,7 @@ from typing import Any, Callable
 from engine.game import AcceptIllegal, Rules
 
 from .core import Mode, Press, Settings
+from .seating import Seating
 from .service import RefereeService
 
 log = logging.getLogger("bgref")
@@ -115,16 +116,11 @@ def _calibration(path: Path) -> Any:
         raise SystemExit(f"bgref: {exc} (make one with `bgref calibrate IMAGE -o calibration.json`)") from None
 
 
-def dark_right_half(cal: Any) -> str:
-    """The half on dark's right: dark sits at the bottom (or top) of the image."""
-    return "home" if cal.layout.home_right == cal.layout.dark_bottom else "outer"
-
-
 def _reader(calibration: Path) -> tuple[Callable[..., Any], str]:
     from vision import BoardReader
 
     cal = _calibration(calibration)
-    return BoardReader(cal), dark_right_half(cal)
+    return BoardReader(cal), Seating.from_layout(cal.layout).dark_right
 
 
 def default_match_dir(environ: dict[str, str] | os._Environ[str] = os.environ) -> Path:
@@ -215,7 +211,7 @@ def run_watch(args: argparse.Namespace) -> int:
 
     calibration_path = Path(options["calibration"])
     cal = _calibration(calibration_path)
-    settings = settings_from(options, dark_right_half(cal))
+    settings = settings_from(options, Seating.from_layout(cal.layout).dark_right)
     folder = Path(options.get("match_dir") or default_match_dir())
     service = RefereeService(settings, folder, None)
     if service.resumed_message():

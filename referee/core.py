@@ -50,6 +50,8 @@ from engine.judge import Verdict, judge
 from engine.plays import Play, legal_plays
 from engine.position import Position, PositionError
 
+from .seating import Seating
+
 COLOURS = ("dark", "light")
 
 
@@ -72,13 +74,15 @@ class Settings:
     rules: Rules = field(default_factory=Rules)
     players: tuple[str, str] = ("Dark", "Light")
     mode: Mode = Mode.REFEREE
-    dark_right_half: str = "home"  # the half on dark's right: "home" or "outer"
+    dark_right_half: str = "home"  # the half on dark's right: "home" or "outer" (see referee.seating)
+
+    @property
+    def seating(self) -> Seating:
+        return Seating(self.dark_right_half)
 
     def right_half(self, player: int) -> str:
         """The half a player rolls into (their right-hand side)."""
-        if player == 0:
-            return self.dark_right_half
-        return "outer" if self.dark_right_half == "home" else "home"
+        return self.seating.right_half(player)
 
 
 # --- what the camera saw ------------------------------------------------------------

@@ -113,7 +113,7 @@ def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
     from vision.sources import CameraError, open_source
     from vision.errors import VisionError
 
-    from .commands import dark_right_half
+    from .seating import Seating
 
     try:
         source = open_source(args.video)
@@ -129,7 +129,7 @@ def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
             source.open()
     except (CameraError, VisionError) as exc:
         raise SystemExit(f"bgref demo: {exc}") from None
-    return source, BoardReader(cal), dark_right_half(cal)
+    return source, BoardReader(cal), Seating.from_layout(cal.layout).dark_right
 
 
 def run(args: argparse.Namespace) -> int:
