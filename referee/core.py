@@ -50,7 +50,7 @@ from engine.judge import Verdict, judge
 from engine.plays import Play, legal_plays
 from engine.position import Position, PositionError
 
-from .seating import Seating
+from .seating import HALVES, Seating
 
 COLOURS = ("dark", "light")
 
@@ -234,6 +234,7 @@ class Stage(enum.Enum):
     SETUP = "waiting for the start position"
     PLAYING = "playing"
     ILLEGAL = "an illegal play waits for correction or acceptance"
+    SEATING = "the players look swapped: waiting for the seating to be confirmed"
     OVER = "game over: set up the checkers for the next game"
 
 
@@ -252,6 +253,10 @@ class Referee:
     asked_board: Board | None = None  # the checkers when the roller was asked to show a roll the play left open...
     asked_rolls: tuple[tuple[int, int], ...] = ()  # ...and the rolls they fit (none: no roll explains them)
     plays: int = 0  # plays made in this game
+    before_roll: Match | None = None  # the match before this turn's roll was recorded (to amend a misread roll)
+    rolls_read: tuple[tuple[int, int], ...] = ()  # each reading of this turn's roll (higher die first)
+    swap_play: Position | None = None  # the first play as the other player made it, while the seating is in doubt
+    unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
 
     @property
     def game(self) -> Game:
@@ -301,13 +306,84 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
         return _press(ref, seen)
     if seen.occluded:
         return ref, Outcome()  # a hand or cup hides part of the board: wait
+    if ref.stage in (Stage.PLAYING, Stage.ILLEGAL, Stage.SEATING):
+        ref, fitted, out = _reconciled(ref, seen)
+        if fitted is None:
+            return ref, out
+        seen = fitted
     handler = {
         Stage.SETUP: _setup,
         Stage.PLAYING: _playing,
         Stage.ILLEGAL: _illegal,
+        Stage.SEATING: _seating,
         Stage.OVER: _over,
     }[ref.stage]
     return handler(ref, seen)
+
+
+# --- what can physically have happened ---------------------------------------------------
+
+UNSURE_RUN = 3  # impossible readings in a row before the players are asked to look
+NEAR = 2  # checkers a reading may be off by and still be taken for the board the rules allow
+
+
+def _distance(a: Board, b: Board) -> int:
+    """Checkers to add or take away to turn one board into the other."""
+    return sum(abs(x - y) for x, y in zip(a.points, b.points)) + sum(abs(x - y) for x, y in zip(a.bar, b.bar))
+
+
+def _possible(ref: Referee, seen: Seen) -> bool:
+    """Whether the checkers seen can physically be on the board now: 15 a side less those borne off; only the
+    player on turn, after their roll, has checkers off the board: in hand while their dice are down, or borne
+    off (all their checkers home, at most four a turn)."""
+    g = ref.game
+    mine, theirs = seen.board.sides(g.turn)
+    if sum(theirs) != sum(g.position.opponent):
+        return False
+    gone = sum(g.position.on_roll) - sum(mine)
+    if gone == 0:
+        return True
+    if g.phase is not Phase.MOVE or not 0 < gone <= 4:
+        return False
+    return bool(seen.dice) or not any(mine[6:])
+
+
+def _allowed_boards(ref: Referee) -> list[Board]:
+    """The boards the rules allow now, the board as it stands first: after a roll, its legal plays; before
+    one, the plays of any roll (a roll not seen); an illegal play or a swapped first play waiting, that play."""
+    g = ref.game
+    boards = [Board.from_position(g.position, g.turn)]
+    rolls = [g.dice] if g.dice is not None else list(ROLLS) if g.phase is Phase.ROLL else []
+    boards += [Board.from_position(p.after, g.turn) for r in rolls for p in legal_plays(g.position, r)]
+    if ref.illegal_after is not None:
+        boards.append(Board.from_position(ref.illegal_after, g.turn))
+    if ref.swap_play is not None:
+        boards.append(Board.from_position(ref.swap_play, 1 - g.turn))
+    return list(dict.fromkeys(boards))
+
+
+def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome]:
+    """The reading as the referee takes it.  A reading that cannot physically be (a checker missing from a
+    stack or added to it, a colour mixed up) is unsure, not a fact: where a board the rules allow lies within
+    a checker or two of it, that board is taken (no checker moves before a roll; a play is one of the legal
+    plays); else the reading is set aside, and the referee goes on as soon as readings fit again."""
+    if ref.stage is Stage.PLAYING and ref.game.phase is Phase.OPENING and _is_start(seen.board):
+        return replace(ref, unsure_run=0), seen, Outcome()
+    if _possible(ref, seen):
+        return replace(ref, unsure_run=0), seen, Outcome()
+    g = ref.game
+    allowed = _allowed_boards(ref)
+    near = sorted((_distance(b, seen.board), i) for i, b in enumerate(allowed))
+    near = [(d, i) for d, i in near if d <= NEAR]
+    if near and (len(near) == 1 or near[0][0] < near[1][0]):
+        return replace(ref, unsure_run=0), replace(seen, board=allowed[near[0][1]]), Outcome()
+    ref = replace(ref, unsure_run=ref.unsure_run + 1)
+    if ref.unsure_run != UNSURE_RUN:
+        return ref, None, Outcome()
+    wrong = sorted(i + 1 for i, (a, b) in enumerate(zip(allowed[0].points, seen.board.points)) if a != b)
+    where = f" at {', '.join(map(str, wrong))}" if wrong else ""
+    text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
+    return ref, None, _look(g.turn, text, tuple(wrong))
 
 
 def _say(
@@ -424,7 +500,7 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None
     event = OpeningRoll((d0, d1))
-    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=())
+    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=(), before_roll=ref.match, rolls_read=((max(d0, d1), min(d0, d1)),))
     if ref_after.game.phase is Phase.OPENING:
         note = "equal opening dice: roll again"
         if ref_after.game.cube > ref.game.cube:
@@ -519,7 +595,8 @@ def _record_roll(ref: Referee, dice: tuple[int, int], how: str) -> tuple[Referee
     player = ref.game.turn
     d1, d2 = max(dice), min(dice)  # where each die landed means nothing
     event = Roll(player, (d1, d2))
-    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True, dice_read=(), moved_early=False, asked_board=None, asked_rolls=())
+    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
+                  before_roll=ref.match, rolls_read=(event.dice,))
     note = f"{ref.settings.players[player]} rolled {d1}-{d2}{how}"
     if not legal_plays(ref.game.position, (d1, d2)):
         note += ": no legal play; pick up the dice"
@@ -653,7 +730,7 @@ def _fit(expected: Board, seen: Seen) -> str | None:
 
 def _taken_from_play(ref: Referee, seen: Seen, event: OpeningRoll | Roll, known: tuple[int, ...]) -> tuple[Referee, Outcome]:
     """Record a roll taken from the play (marked as inferred), then judge the play as usual."""
-    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=False, dice_read=())
+    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=False, dice_read=(), before_roll=ref.match, rolls_read=())
     names = ref.settings.players
     if isinstance(event, OpeningRoll):
         subject, value = "the opening roll", f"{names[0]} {event.dice[0]}, {names[1]} {event.dice[1]}"
@@ -790,8 +867,41 @@ def _in_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
             out = _merge(out, more)
         return ref, out
     if seen.dice:
-        return ref, _lifted(ref, seen)  # the turn ends when the roller picks up the dice
+        return _roll_read_again(ref, seen), _lifted(ref, seen)  # the turn ends when the roller picks up the dice
     return _judge_seen(replace(ref, dice_on_board=False), seen)
+
+
+def _roll_read_again(ref: Referee, seen: Seen) -> Referee:
+    """Count another reading of the roll while its dice lie on the board (a die misread once is outvoted)."""
+    g = ref.game
+    halves = {ref.settings.right_half(0), ref.settings.right_half(1)} if ref.plays == 0 else {ref.settings.right_half(g.turn)}
+    values = [d.value for d in seen.dice if d.half in halves and d.known]
+    if len(values) != 2 or len(seen.dice) != 2 or values[0] is None or values[1] is None:
+        return ref
+    return replace(ref, rolls_read=ref.rolls_read + ((max(values), min(values)),))
+
+
+def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[Referee, Outcome] | None:
+    """A play illegal with the roll recorded but legal with another roll read as often or more this turn:
+    the recorded roll was the misread one.  It is withdrawn and the other recorded (never to excuse a play
+    with a roll nobody read)."""
+    g = ref.game
+    if ref.before_roll is None or g.dice is None:
+        return None
+    counts = {r: ref.rolls_read.count(r) for r in ref.rolls_read}
+    recorded = counts.get(g.dice, 0)
+    mover = g.turn
+    for roll in sorted(counts, key=lambda r: -counts[r]):
+        if roll == g.dice or counts[roll] < recorded or (ref.plays == 0 and roll[0] == roll[1]):
+            continue
+        if not judge(g.position, roll, after).legal:
+            continue
+        event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
+        amended = replace(ref, match=apply_to_match(ref.before_roll, event), rolls_read=ref.rolls_read)
+        text = f"{ref.settings.players[mover]}'s roll was {roll[0]}-{roll[1]}, not {g.dice[0]}-{g.dice[1]} (a die misread once)"
+        new, out = _judge_seen_after(amended, after)
+        return new, _merge(Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1), out)
+    return None
 
 
 def _opponent_rolled(ref: Referee, seen: Seen) -> bool:
@@ -840,6 +950,15 @@ def _explained(ref: Referee, seen: Seen) -> Position | tuple[tuple[int, ...], tu
     return mine, theirs
 
 
+def _judge_seen_after(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[Referee, Outcome]:
+    """Commit a play known to be legal with the roll recorded."""
+    g = ref.game
+    assert g.dice is not None
+    verdict = judge(g.position, g.dice, after)
+    return _commit_play(ref, Move(g.turn, verdict.play.after if verdict.play else g.position), verdict,
+                        f"{ref.settings.players[g.turn]} played {verdict.play}")
+
+
 def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     g = ref.game
     assert g.dice is not None  # a play is judged only after a roll
@@ -849,9 +968,15 @@ def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     name = ref.settings.players[player]
     if verdict.legal:
         return _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
+    amended = _misread_roll(ref, after)
+    if amended is not None:
+        return amended
     early = _played_then_other_moved(ref, seen)
     if early is not None:
         return _other_moved_early(ref, early)
+    swapped = _swapped_play(ref, seen)
+    if swapped is not None and ref.settings.mode is not Mode.TOURNAMENT:
+        return _seating_doubt(ref, swapped)
     reasons = "; ".join(r.text for r in verdict.reasons)
     call = Call("illegal_play", player, tuple(r.text for r in verdict.reasons))
     if ref.settings.mode is Mode.RECORD:
@@ -872,6 +997,68 @@ def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         verdict=verdict,
         calls=[call],
     )
+
+
+# --- a second opinion on the seating ---------------------------------------------------------
+
+
+def _swapped_play(ref: Referee, seen: Seen) -> Play | None:
+    """The game's first play, illegal as the mover's, seen to be a legal play of the same roll by the
+    other player: what the camera shows when the players sit in each other's seats (each die then lands
+    in the half the referee takes for the other player's, so the opening roll goes to the wrong player)."""
+    g = ref.game
+    if ref.plays != 0 or g.dice is None or g.dice[0] == g.dice[1] or ref.before_roll is None:
+        return None
+    other = 1 - g.turn
+    for play in legal_plays(Position.start(), g.dice):
+        if _fit(Board.from_position(play.after, other), seen) is not None:
+            return play
+    return None
+
+
+def _seating_doubt(ref: Referee, play: Play) -> tuple[Referee, Outcome]:
+    g = ref.game
+    assert g.dice is not None
+    names, other = ref.settings.players, 1 - ref.game.turn
+    text = (f"seating looks swapped: confirm (accept button), or put the checkers back: the play is {names[other]}'s "
+            f"{play} with {g.dice[0]}-{g.dice[1]}, as if {COLOURS[other]} sat where {COLOURS[g.turn]} sits")
+    ref = replace(ref, stage=Stage.SEATING, swap_play=play.after)
+    return ref, _say(Note(text, "warning"), signals=[Signal("look_needed", ())], calls=[Call("seating", None, (text,))])
+
+
+def _seating(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    """Waiting on the seating: the checkers put back (the seating stands), play going on (the next roll
+    seen in a half with the first play left standing: the seating is swapped), or a button."""
+    assert ref.swap_play is not None
+    g = ref.game
+    if _is_start(seen.board) and not seen.dice:
+        return replace(ref, stage=Stage.PLAYING, swap_play=None), _say(Note("checkers put back: the seating stands"))
+    on_board = Board.from_position(ref.swap_play, 1 - g.turn) == seen.board
+    if on_board and seen.dice and len({d.half for d in seen.dice}) == 1 and seen.dice[0].half in HALVES:
+        ref, out = _swap_seating(ref, "play went on with it")
+        more_ref, more = _playing(ref, seen)
+        return more_ref, _merge(out, more)
+    if not on_board and not seen.dice:
+        # the checkers changed: judge them as the mover's play again (a correction)
+        ref, out = _judge_seen(replace(ref, stage=Stage.PLAYING, swap_play=None), seen)
+        return ref, out
+    return ref, Outcome()
+
+
+def _swap_seating(ref: Referee, how: str) -> tuple[Referee, Outcome]:
+    """The players sit in each other's seats: the opening roll is given to the other players, and the
+    first play is theirs."""
+    g = ref.game
+    assert ref.swap_play is not None and ref.before_roll is not None and g.dice is not None
+    first = 1 - g.turn
+    high, low = g.dice
+    opening = OpeningRoll((high, low) if first == 0 else (low, high))
+    settings = replace(ref.settings, dark_right_half=ref.settings.seating.swapped().dark_right)
+    swapped = replace(ref, settings=settings, match=apply_to_match(ref.before_roll, opening), stage=Stage.PLAYING, swap_play=None)
+    after = ref.swap_play
+    ref, out = _commit_play(swapped, Move(first, after), judge(swapped.game.position, g.dice, after), f"{settings.players[first]} played")
+    text = f"seating swapped ({how}): {COLOURS[first]} rolls into the {settings.right_half(first)} half; {settings.players[first]} opened with {high}-{low}"
+    return ref, _merge(Outcome(events=(opening,), notes=(Note(text, "warning"),), retracted=1), out)
 
 
 def _played_then_other_moved(ref: Referee, seen: Seen) -> Play | None:
@@ -930,7 +1117,7 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
     ref_games = ref.match.games_played
     match = apply_to_match(ref.match, move)
     ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
-                  plays=ref.plays + 1)
+                  plays=ref.plays + 1, before_roll=None, rolls_read=())
     moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
     signals = [] if ref.settings.mode is Mode.RECORD else [Signal("play_accepted", (moved,))]
     notes = [Note(text)]
@@ -984,6 +1171,8 @@ def _press(ref: Referee, press: Press) -> tuple[Referee, Outcome]:
     button = press.button
     if button == "accept" and ref.stage is Stage.ILLEGAL:
         return _accept_illegal(ref, "accepted as made by the opponent")
+    if button == "accept" and ref.stage is Stage.SEATING:
+        return _swap_seating(ref, "confirmed")
     if button == "correct" and ref.stage is Stage.ILLEGAL and ref.illegal_verdict is not None:
         points = _dark_points(ref.illegal_verdict.points, ref.game.turn)
         return ref, _say(Note("correct the play: the blinking points show where"), signals=[Signal("illegal_play", (points,))])
