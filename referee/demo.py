@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator, TextIO
 from engine.game import Rules
 from firmware_bridge import Signals, SimulatedBoard
 
+from .commands import dark_right_half, web_address
 from .core import Mode, Note, Seen, Settings
 from .service import RefereeService
 
@@ -40,15 +41,6 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--web", metavar="[HOST:]PORT", type=web_address, help="serve the live web page while refereeing (host default 0.0.0.0)")
     demo.add_argument("--keep-serving", action="store_true", help="with --web: keep serving the page after the recording ends (Ctrl-C stops)")
     demo.set_defaults(func=run)
-
-
-def web_address(text: str) -> tuple[str, int]:
-    """``[HOST:]PORT`` as (host, port)."""
-    host, _, port = text.rpartition(":")
-    host = host.strip("[]") or "0.0.0.0"
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not [HOST:]PORT with PORT a number from 0 to 65535")
-    return host, int(port)
 
 
 def _start_web(service: RefereeService, address: tuple[str, int], out: TextIO) -> Any:
@@ -112,8 +104,6 @@ def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
     from vision import BoardReader, CalibrationConfig, calibrate, load_calibration
     from vision.sources import CameraError, open_source
     from vision.errors import VisionError
-
-    from .commands import dark_right_half
 
     try:
         source = open_source(args.video)
