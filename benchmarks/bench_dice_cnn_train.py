@@ -91,7 +91,7 @@ def photo_patches(cfg: DiceConfig, image: np.ndarray, labels) -> tuple[list, lis
         cand.append(cv2.warpAffine(image, rot, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
         cls.append(k)
         which.append(j)
-    for v, lx, ly, bw, bh in labels:  # the box scaled to a SIDE x SIDE square
+    for _value, lx, ly, bw, bh in labels:  # the box scaled to a SIDE x SIDE square
         m = np.float32([[SIDE / bw, 0, PATCH / 2 - lx * SIDE / bw], [0, SIDE / bh, PATCH / 2 - ly * SIDE / bh]])
         boxes.append(cv2.warpAffine(image, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
     return cand, cls, which, boxes

@@ -59,7 +59,7 @@ def match_dice(setup, cal, truth_specs, reading):
         best, best_d = None, DIE_MATCH_MM
         geo = BoardGeometry()
         sx, sy = to_reader_frame(setup, cal, spec.xy, surface_height(geo, spec.xy) + geo.die_edge / 2)  # the die's middle
-        for i, (d, xy) in enumerate(read):
+        for i, (_die, xy) in enumerate(read):
             dist = float(np.hypot(xy[0] - sx, xy[1] - sy))
             if dist < best_d:
                 best, best_d = i, dist

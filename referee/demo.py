@@ -15,6 +15,7 @@ import logging
 import sys
 import tempfile
 import time
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
@@ -91,12 +92,16 @@ def load_recording(path: Path | None) -> tuple[dict[str, Any], list[dict[str, An
 
 def _reading_steps(items: list[dict[str, Any]], handle: Callable[[Seen], Any]) -> Iterator[tuple[float, Callable[[], Any]]]:
     for item in items:
-        yield float(item.get("t", 0.0)), lambda item=item: handle(Seen.from_reading(item["reading"]))
+        yield float(item.get("t", 0.0)), partial(_handle_reading, handle, item["reading"])
+
+
+def _handle_reading(handle: Callable[[Seen], Any], reading: dict[str, Any]) -> Any:
+    return handle(Seen.from_reading(reading))
 
 
 def _video_steps(source: Any, pipeline: Any) -> Iterator[tuple[float, Callable[[], Any]]]:
     for t, frame in source.frames():
-        yield t, lambda t=t, frame=frame: pipeline.feed(t, frame)
+        yield t, partial(pipeline.feed, t, frame)
 
 
 def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
