@@ -50,7 +50,7 @@ from vision.dice import DiceConfig, candidate_regions  # noqa: E402
 from vision.dice_cnn import CNN_PATH, INPUT_SIDE, LAYERS, ConvFaceModel, cnn_input, im2col3, maxpool2  # noqa: E402
 from vision.render import DIE_WHITE, _paint_face  # noqa: E402
 
-DEFAULT = Path("/work/shared/data/dice-photos-top-down")
+DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "data" / "dice-photos-top-down"
 PATCH, SIDE = 96, 48  # patch side, and the die's side inside a patch (pixels)
 FOLD_SEED = 2025  # of the cross-validation folds over train photos
 
