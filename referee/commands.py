@@ -123,6 +123,15 @@ def _reader(calibration: Path) -> tuple[Callable[..., Any], str]:
     return BoardReader(cal), Seating.from_layout(cal.layout).dark_right
 
 
+def web_address(text: str) -> tuple[str, int]:
+    """``[HOST:]PORT`` as (host, port)."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "0.0.0.0"
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not [HOST:]PORT with PORT a number from 0 to 65535")
+    return host, int(port)
+
+
 def default_match_dir(environ: dict[str, str] | os._Environ[str] = os.environ) -> Path:
     """Under systemd (``StateDirectory=bgref``) the state folder, else ``~/bgref-matches``; ``current`` in it."""
     state = environ.get("STATE_DIRECTORY", "").split(":")[0]
@@ -306,7 +315,6 @@ def _start_web(options: dict[str, Any], service: RefereeService, devices: _Devic
         return None
     from vision import BoardReader
 
-    from .demo import web_address
     from .web import FrameKeeper, WebServer
 
     try:

@@ -21,6 +21,7 @@ from engine.from_events import record_from_events
 from engine.game import Event
 from engine import record as record_model
 from engine.mat import write_mat
+from firmware_bridge.signals import SignalKind
 
 from .calls import CALLS_NAME
 from .core import Call, Note, Outcome, Press, Referee, Seen, Settings, Signal, observe, resume, start
@@ -34,12 +35,7 @@ JOURNAL_NAME = "match.journal"
 class SignalSink(Protocol):
     """What the service needs of :class:`firmware_bridge.Signals`."""
 
-    def illegal_play(self, points: Any) -> None: ...
-    def play_accepted(self, points: Any = ()) -> None: ...
-    def your_turn(self, side: str | None) -> None: ...
-    def reroll_needed(self, side: str) -> None: ...
-    def teaching(self, sources: Any, destinations: Any = ()) -> None: ...
-    def cube(self, value: int, owner: str | None = None) -> None: ...
+    def show(self, kind: SignalKind, *args: Any) -> None: ...
 
 
 @dataclass
@@ -123,14 +119,10 @@ class RefereeService:
         if self.signals is None:
             return
         for signal in signals:
-            method = getattr(self.signals, signal.kind, None)
             args = signal.args
-            if signal.kind == "reroll_needed" and args and args[0] is None:
+            if signal.kind is SignalKind.REROLL_NEEDED and args and args[0] is None:
                 args = ("dark",)  # the opening roll: both roll again; one seat light is enough
-            if method is None:
-                log.debug("no LED signal for %s", signal.kind)
-                continue
-            method(*args)
+            self.signals.show(signal.kind, *args)
 
     def record(self) -> record_model.Match:
         """The match record so far."""
