@@ -16,6 +16,7 @@ class ReaderConfig:
 
     geometry: BoardGeometry = field(default_factory=BoardGeometry)
     pips: PipConfig = field(default_factory=PipConfig)  # how a die's face crop is read
+    learned_points: bool = True  # count each point's checkers with the learned counter (vision.point_strips) when it ships
     px_per_mm: float = 1.0  # resolution of the canonical top-down image (the points, the bar, finding dice and the cube)
     detail_px_per_mm: float = 2.0  # resolution of the windows a die's pips and the cube's numeral are read on
     focal_per_width: float = 0.77  # focal length / image width when the image cannot tell: Camera Module 3, 66° across

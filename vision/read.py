@@ -29,6 +29,7 @@ from vision.dice_board import FineLook, find_dice
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.light import camera_view, normalise_gains
 from vision.occlusion import arm_over_board
+from vision.point_strips import cut_strips, load_point_net, signed_count, strip_maps, strip_probabilities
 from vision.points import StackReading, layer_steps, point_label_tables, read_bar, read_points, rim_evidence
 from vision.pose import Viewpoint
 from vision.profiles import lab8_image, sample_mask, sample_profiles
@@ -47,12 +48,14 @@ def check_frame(cfg: ReaderConfig, cal: Calibration, image: Image) -> None:
 
 def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | None = None,
                bands: list[tuple[float, Maps]] | None = None, detail: Warp | None = None,
-               detail_bands: list[tuple[float, Maps]] | None = None, view: Viewpoint | None = None) -> dict[str, Any]:
+               detail_bands: list[tuple[float, Maps]] | None = None, view: Viewpoint | None = None,
+               point_strips: Maps | None = None) -> dict[str, Any]:
     """One board-spec reading (plus confidences and ``occluded``) of a calibrated frame (``maps`` and ``bands``:
     the canonical image's and the outline strips' warps, if already made (``maps`` may be in OpenCV's fixed-point
     form); ``detail`` and ``detail_bands``: the same at the resolution dice and the cube are read at, if made
     (``detail`` as a float :class:`Warp`): else each die's and the cube's window is warped alone;
-    ``view``: the camera's viewpoint, if already worked out)."""
+    ``view``: the camera's viewpoint, if already worked out; ``point_strips``: the points' strips' remap tables
+    (:func:`vision.point_strips.strip_maps`), if made)."""
     check_frame(cfg, cal, image)
     maps = warp_maps(cfg, cal) if maps is None else maps
     raw = to_canonical(image, maps)
@@ -74,7 +77,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     rims = None
     if cfg.rim_weight > 0:
         rims = rim_evidence(cfg, cal, lab[..., 0], near_white if arm is None else near_white | arm)
-    points = read_points(cfg, cal, prof.points, skip_pts, arm_pts, view, rims)
+    points = learned_counts(cfg, cal, image, read_points(cfg, cal, prof.points, skip_pts, arm_pts, view, rims), point_strips)
     bar = read_bar(cfg, cal, (prof.bar_dark, prof.bar_light), (skip_dark, skip_light),
                    None if arm_dark is None or arm_light is None else (arm_dark, arm_light))
     foreign = float(np.mean([p.foreign for p in points]))
@@ -89,6 +92,21 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail, base)
     fine = None if same else FineLook(cfg.detail(), cal, image, gains, base, detail, detail_bands)
     return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube, fine, gains), cube)
+
+
+def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: list[StackReading],
+                   maps: Maps | None = None) -> list[StackReading]:
+    """The points' counts as the learned counter reads them, where the colours along the points leave them
+    uncovered (a point under an arm or a hand stays unread). Unchanged when ``cfg.learned_points`` is off or
+    no weights ship. ``maps``: the strips' remap tables, if made."""
+    net = load_point_net() if cfg.learned_points else None
+    if net is None:
+        return points
+    maps = strip_maps(cal.lens, cal.homography, cfg.geometry, cal.layout) if maps is None else maps
+    probs = strip_probabilities(net, cut_strips(image, maps))
+    best = probs.argmax(axis=1)
+    return [p if p.count is None else StackReading(signed_count(int(k)), float(probs[i, k]), p.foreign)
+            for i, (p, k) in enumerate(zip(points, best))]
 
 
 def _assemble(points: list[StackReading], bar: dict[str, StackReading], dice: list[dict[str, Any]], cube: dict[str, Any] | None) -> dict[str, Any]:
@@ -135,23 +153,23 @@ class BoardReader:
         self.detail = Warp(maps) if fine is self.cfg else Warp(warp_maps(fine, cal, cube_pad(fine)), cube_pad(fine))
         self.detail_bands = None if fine is self.cfg else band_maps(fine, cal)
         self.view = camera_view(self.cfg, cal)
+        self.point_strips = strip_maps(cal.lens, cal.homography, self.cfg.geometry, cal.layout)
         point_label_tables(self.cfg, layer_steps(self.cfg, cal.layout, self.view))  # worked out now, not on the first frame
 
     def __call__(self, image: Image) -> dict[str, Any]:
-        return read_board(self.cfg, self.cal, image, self.maps, self.bands, self.detail, self.detail_bands, self.view)
+        return read_board(self.cfg, self.cal, image, self.maps, self.bands, self.detail, self.detail_bands, self.view,
+                          self.point_strips)
 
 
 # names the stages' modules now hold, as tests and benchmarks import them from here
-from vision.blobs import WhiteBlob, _blob, _column_medians, _grown, white_blobs  # noqa: E402,F401
+from vision.blobs import WhiteBlob, _blob, _column_medians  # noqa: E402,F401
 from vision.cube import _face_mask, _read_numeral, _square_centre, cube_past_outline, face_square  # noqa: E402,F401
 from vision.dice_board import (  # noqa: E402,F401
     TopFace, cocked_look, counts_as_die, face_marked, greyer_than_dice, lit_as_board, one_is_a_pip,
     past_flat_die, read_die, read_top_face, same_face, tipped_read_stands,
 )
-from vision.light import camera_view, normalise_light  # noqa: E402,F401
-from vision.occlusion import arm_over_board  # noqa: E402,F401
+from vision.light import normalise_light  # noqa: E402,F401
 from vision.points import (  # noqa: E402,F401
-    _TABLES, _borrowed_shade, _neighbours, class_loglik, covered_points, extra_checkers, layer_steps,
-    overcounted, rim_evidence, rim_strengths, rims_fill, rims_vouch, rims_weighed,
+    _TABLES, _borrowed_shade, _neighbours, class_loglik, covered_points, extra_checkers, overcounted, rim_strengths, rims_fill, rims_vouch, rims_weighed,
 )
-from vision.windows import Warp, board_window, cube_pad, window_maps  # noqa: E402,F401
+from vision.windows import board_window, window_maps  # noqa: E402,F401

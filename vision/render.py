@@ -41,6 +41,7 @@ from vision.geometry import (
     bar_centre,
     checker_centre,
     half_of,
+    point_axis,
     side_of,
     surface_height,
 )
@@ -95,6 +96,7 @@ class Scene:
     dice: tuple[DieSpec, ...] = ()
     cube: CubeSpec | None = None
     arm: tuple[tuple[float, float], tuple[float, float], float] | None = None  # (start, end, width) mm
+    stacking: str = "row"  # how players pile a sixth and later checker: one of STACKING
 
     def reading(self) -> dict[str, object]:
         geo = BoardGeometry()
@@ -497,6 +499,53 @@ def _paint_stack_side(canvas: FloatImage, eye: Viewpoint, xy: tuple[float, float
         _disc(canvas, (float(c[0]), float(c[1])), r * scale, tuple(float(v) * shade for v in copper), ppm)  # type: ignore[arg-type]
 
 
+# How a sixth and later checker lies (all keep five in the first row, as the set's text says, but towers):
+# row: each layer 10 mm further along (the set's own picture); centred: the layer centred over the row;
+# base_end / tip_end: the layer piled from the base or from the tip end; skewed: the layer pushed aside and
+# along; towers: piles up to five high; loose: a first row with gaps and sideways drift, layers anywhere on it
+STACKING = ("row", "centred", "base_end", "tip_end", "skewed", "towers", "loose")
+
+
+def stack_places(rng: np.random.Generator, geo: BoardGeometry, layout: Layout, point: int, count: int,
+                 style: str) -> list[tuple[float, float, int]]:
+    """(x, y, layer) in canonical mm of each of ``count`` checkers on dark's ``point`` piled in ``style``."""
+    if style == "row":
+        return [checker_centre(geo, layout, point, i) for i in range(count)]
+    (bx, by), (dx, dy) = point_axis(geo, layout, point)
+    d = geo.checker_diameter
+    places: list[tuple[float, float]] = []  # (along, aside) with its layer
+    layers: list[int] = []
+    if style == "towers":
+        high = int(rng.integers(2, 6))
+        for i in range(count):
+            slot, layer = divmod(i, high)
+            places.append((d * (slot + 0.5) + rng.normal(0, 0.8), rng.normal(0, 1.0)))
+            layers.append(layer)
+    else:
+        gap = rng.uniform(0.0, 1.5) if style == "loose" else 0.0
+        row = min(count, 5)
+        for i in range(count):
+            layer, slot = divmod(i, 5)
+            if layer == 0:
+                along, aside = (d + gap) * (slot + 0.5), (rng.uniform(-4, 4) if style == "loose" else 0.0)
+            else:
+                k = min(5, count - 5 * layer)  # checkers in this layer
+                if style == "centred":
+                    along = d * row / 2 + d * (slot - (k - 1) / 2)
+                elif style == "base_end":
+                    along = d * (slot + 0.5) + 2.0 * layer
+                elif style == "tip_end":
+                    along = d * (row - k + slot + 0.5) + 2.0 * layer
+                elif style == "skewed":
+                    along = d * (slot + 0.5) + rng.uniform(5, 15) * layer
+                else:  # loose
+                    along = (d + gap) * (slot + 0.5) + rng.uniform(-6, 14)
+                aside = (rng.uniform(3, 8) * rng.choice([-1, 1]) * layer) if style == "skewed" else rng.normal(0, 1.5)
+            places.append((along, aside))
+            layers.append(layer)
+    return [(bx + dx * a + dy * s, by + dy * a - dx * s, layer) for (a, s), layer in zip(places, layers)]
+
+
 MARGIN = 60.0  # mm of table around the board on the canvas: a cube on the frame is seen past the board's outline
 
 
@@ -515,8 +564,7 @@ def paint_scene(rng: np.random.Generator, scene: Scene, board: FloatImage, pal: 
     eye = Viewpoint((board_eye.nadir[0] + off, board_eye.nadir[1] + off), board_eye.height, 0.0)
     checkers: list[tuple[tuple[float, float], bool, int, float]] = []  # (xy, dark, layer, base height)
     for p, n in enumerate(scene.points, start=1):
-        for i in range(abs(n)):
-            x, y, layer = checker_centre(geo, scene.layout, p, i)
+        for x, y, layer in stack_places(rng, geo, scene.layout, p, abs(n), scene.stacking):
             checkers.append(((x + off, y + off), n > 0, layer, geo.checker_thickness * layer))
     for dark, count in ((True, scene.bar[0]), (False, scene.bar[1])):
         for i in range(count):

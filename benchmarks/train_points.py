@@ -1,0 +1,271 @@
+"""Train the learned checker counter (``vision/point_counts.onnx``) on renders of the project's renderer.
+
+    python -m benchmarks.train_points --seed 1            # render, train, export (needs the `train` extra)
+    python -m benchmarks.train_points --seed 1 --frames 40 --epochs 1   # a quick smoke run
+
+Every frame is a random installation (camera turned any way, tilted up to 20°, near or far, barrel
+lens, lamp, noise, JPEG) over random stacks: each point empty or holding 1..15 checkers of either
+colour, piled in one of ``vision.render.STACKING``'s styles. Truth is the scene description's counts.
+Strips are taken from the renderer's painted plane (what the camera sees, parallax included) at the
+camera's resolution, lit by its lamp, with noise and JPEG (``photograph_strips``: a third of a full
+render's time), shifted and turned by a few mm and a degree as a calibration's fit is off.
+
+Held out from training (and from any tuning), for ``benchmarks/bench_points.py`` to judge on:
+the stacking style ``HELD_OUT_STYLE`` and the lamp ``HELD_OUT_LAMP``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.board import Lens  # noqa: E402
+from vision.geometry import BoardGeometry  # noqa: E402
+from vision.point_strips import CLASSES, MODEL_PATH, NET_SIZE, STRIP_SIZE, cut_strips, label_of, strip_input, strip_maps  # noqa: E402
+from vision.render import (  # noqa: E402
+    STACKING,
+    Camera,
+    Scene,
+    board_homography,
+    paint_board,
+    paint_scene,
+    photograph,
+    random_layout,
+    random_palette,
+    random_scene,
+)
+
+HELD_OUT_STYLE = "skewed"
+HELD_OUT_LAMP = "cool"
+TRAIN_STYLES = tuple(s for s in STACKING if s != HELD_OUT_STYLE)
+TRAIN_LAMPS = ("warm", "dim")
+
+
+def random_stacks(rng: np.random.Generator) -> tuple[int, ...]:
+    """Each point empty (two in five) or 1..15 of one colour; a point facing a pile past five is kept short
+    (two such piles would overlap in the middle of the board)."""
+    pts = [0] * 24
+    for p in rng.permutation(24):
+        if rng.random() < 0.4:
+            continue
+        cap = 4 if abs(pts[23 - p]) > 5 else 15
+        n = int(min(cap, rng.integers(1, 16)))
+        pts[p] = n if rng.random() < 0.5 else -n
+    return tuple(pts)
+
+
+def random_camera(rng: np.random.Generator, lamps: tuple[str, ...]) -> Camera:
+    """Wider than ``vision.render.random_camera``: any turn, tilt to 20°, the board filling 45-95%."""
+    return Camera(
+        tilt_deg=float(rng.uniform(0, 20)),
+        tilt_azimuth_deg=float(rng.uniform(0, 360)),
+        yaw_deg=float(rng.uniform(0, 360)),
+        fill=float(rng.uniform(0.45, 0.95)),
+        shift=(float(rng.uniform(-0.04, 0.04)), float(rng.uniform(-0.04, 0.04))),
+        focal=float(rng.uniform(800, 1500)),
+        barrel_k1=float(rng.uniform(0.0, 0.15)),
+        lamp=str(rng.choice(lamps)),
+        lamp_xy=(float(rng.uniform(0.0, 1.0)), float(rng.uniform(0.0, 1.0))),
+        light_dir_deg=float(rng.uniform(0, 360)),
+        noise=float(rng.uniform(1.0, 6.0)),
+        jpeg_quality=int(rng.integers(60, 96)),
+    )
+
+
+LAMP_TINT = {"warm": (0.78, 0.92, 1.08), "cool": (1.08, 1.0, 0.9), "dim": (0.85, 0.9, 1.0)}  # as vision.render's lamps
+LAMP_GAIN = {"warm": 1.05, "cool": 1.0, "dim": 0.5}
+
+
+def board_resolution(cam: Camera, geo: BoardGeometry) -> float:
+    """Image pixels per mm of leather at the board's centre for ``cam``."""
+    hom = board_homography(cam, geo)
+    c = np.array([[[geo.width / 2, geo.depth / 2], [geo.width / 2 + 10, geo.depth / 2]]], np.float64)
+    p = cv2.perspectiveTransform(c, hom)[0]
+    return float(np.hypot(*(p[1] - p[0]))) / 10.0
+
+
+def photograph_strips(rng: np.random.Generator, canvas: np.ndarray, cam: Camera, geo: BoardGeometry, layout: object,
+                      jitter: np.ndarray) -> np.ndarray:
+    """The strips a camera would give of ``canvas`` (vision.render's painted plane: what the camera sees, parallax
+    and all, on the board's plane), without painting the whole photograph: the plane sampled at the camera's
+    resolution, lit by its lamp (falloff and tint), with sensor noise and JPEG. 24 strips cost a whole frame's
+    painting less than a third of the time a full render does."""
+    from vision.point_strips import strip_grid
+    from vision.render import MARGIN
+
+    ppm = cam.px_per_mm
+    mm = strip_grid(geo, layout, jitter)  # type: ignore[arg-type]
+    res = board_resolution(cam, geo)  # the camera's pixels per mm: the strip is no sharper than that
+    blur = cv2.GaussianBlur(canvas[..., :3], (0, 0), max(0.3, 0.5 * ppm / res))
+    xs = ((mm[..., 0] + MARGIN) * ppm - 0.5).astype(np.float32)
+    ys = ((mm[..., 1] + MARGIN) * ppm - 0.5).astype(np.float32)
+    strips = cv2.remap(blur, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lx, ly = cam.lamp_xy[0] * geo.width + rng.normal(0, 60), cam.lamp_xy[1] * geo.depth + rng.normal(0, 60)
+    r2 = ((mm[..., 0] - lx) ** 2 + (mm[..., 1] - ly) ** 2) / (geo.width * 1.6) ** 2
+    gain = LAMP_GAIN[cam.lamp] * (1 + rng.uniform(-0.25, 0.25)) / (1.0 + 1.2 * r2)
+    strips = strips * (gain[..., None] * np.array(LAMP_TINT[cam.lamp], np.float32)) * 255.0
+    strips += rng.normal(0, cam.noise, strips.shape)
+    out = np.clip(strips, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(cam.jpeg_quality)])
+    w, h = STRIP_SIZE
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR).reshape(24, h, w, 3)
+
+
+def render_frames(seed: int, styles: tuple[str, ...], lamps: tuple[str, ...], per_board: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """``per_board`` frames of one random set (palette and textures): each its own camera, lamp and stacks;
+    their strips (per_board * 24, h, w, 3) and the true signed counts (per_board * 24)."""
+    rng = np.random.default_rng(seed)
+    geo = BoardGeometry()
+    pal = random_palette(rng)
+    board = paint_board(rng, geo, pal, 2.0)
+    strips, counts = [], []
+    for _ in range(per_board):
+        cam = random_camera(rng, lamps)
+        layout = random_layout(rng)
+        scene = random_scene(rng, layout, dice=rng.random() < 0.7, cube=rng.random() < 0.7)
+        scene = Scene(random_stacks(rng), (0, 0), layout, scene.dice, scene.cube, None, str(rng.choice(styles)))
+        canvas = paint_scene(rng, scene, board, pal, cam, geo)
+        # a calibration's fit: a few mm off, and a little turned
+        shake = np.column_stack([rng.normal(0, 2.0, 24) + rng.normal(0, 1.5), rng.normal(0, 1.5, 24) + rng.normal(0, 1.0),
+                                 rng.normal(0, math.radians(1.0), 24)])
+        strips.append(photograph_strips(rng, canvas, cam, geo, layout, shake))
+        counts.append(np.array(scene.points, np.int64))
+    return np.concatenate(strips), np.concatenate(counts)
+
+
+def render_frame(seed: int, styles: tuple[str, ...], lamps: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, Camera, Scene]:
+    """One whole photograph (vision.render's full camera) and its strips cut through the true camera, for a look."""
+    rng = np.random.default_rng(seed)
+    geo = BoardGeometry()
+    cam = random_camera(rng, lamps)
+    pal = random_palette(rng)
+    layout = random_layout(rng)
+    scene = Scene(random_stacks(rng), (0, 0), layout, (), None, None, str(rng.choice(styles)))
+    board = paint_board(rng, geo, pal, cam.px_per_mm)
+    image = photograph(rng, paint_scene(rng, scene, board, pal, cam, geo), cam, pal, geo)
+    w, h = cam.size
+    lens = Lens(cam.barrel_k1, (w / 2.0, h / 2.0), float(max(w, h)))
+    strips = cut_strips(image, strip_maps(lens, np.linalg.inv(board_homography(cam, geo)), geo, layout))
+    return strips, np.array(scene.points, np.int64), image, cam, scene
+
+
+def _render_one(args: tuple[int, tuple[str, ...], tuple[str, ...], Path | None]) -> tuple[np.ndarray, np.ndarray]:
+    seed, styles, lamps, keep = args
+    done = None if keep is None else keep / f"{seed}.npz"
+    if done is not None and done.exists():
+        data = np.load(done)
+        return data["strips"], data["counts"]
+    cv2.setNumThreads(1)
+    strips, counts = render_frames(seed, styles, lamps)
+    if done is not None:
+        np.savez(done, strips=strips, counts=counts)
+    return strips, counts
+
+
+def render_set(seed: int, frames: int, styles: tuple[str, ...], lamps: tuple[str, ...], workers: int,
+               keep: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """About ``frames`` frames' strips (frames * 24, h, w, 3), six frames to a set, and their classes;
+    ``keep``: a directory where each set's strips are kept as made (and reused)."""
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+    jobs = [(seed * 1_000_003 + i, styles, lamps, keep) for i in range(max(1, frames // 6))]
+    with ProcessPoolExecutor(workers) as pool:
+        done = list(pool.map(_render_one, jobs))
+    strips = np.concatenate([s for s, _ in done])
+    labels = np.array([label_of(int(c)) for _, cs in done for c in cs], np.int64)
+    return strips, labels
+
+
+def make_net():  # type: ignore[no-untyped-def]
+    import torch.nn as nn
+
+    def block(i: int, o: int, stride: int) -> list:
+        return [nn.Conv2d(i, o, 3, stride, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    w, h = NET_SIZE
+    return nn.Sequential(
+        *block(3, 16, 2), *block(16, 32, 2), *block(32, 48, 2), *block(48, 64, 2),
+        nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * math.ceil(h / 16) * math.ceil(w / 16), 96), nn.ReLU(inplace=True),
+        nn.Linear(96, CLASSES),
+    )
+
+
+def augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+    """Mirror across the centre line, a colour cast and contrast change the lamp normalisation leaves."""
+    x = x.copy()
+    flip = rng.random(len(x)) < 0.5
+    x[flip] = x[flip][..., ::-1]
+    gain = rng.uniform(0.85, 1.15, (len(x), 3, 1, 1)).astype(np.float32)
+    return (x + 1.0) * gain - 1.0 + rng.normal(0, 0.03, x.shape).astype(np.float32)
+
+
+def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int, threads: int) -> object:
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    rng = np.random.default_rng(seed)
+    net = make_net()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    steps = epochs * math.ceil(len(x) / 64)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    for epoch in range(epochs):
+        net.train()
+        order = rng.permutation(len(x))
+        total, right, t0 = 0.0, 0, time.time()
+        for i in range(0, len(x), 64):
+            idx = order[i:i + 64]
+            xb = torch.from_numpy(augment(rng, x[idx]))
+            yb = torch.from_numpy(y[idx])
+            out = net(xb)
+            loss = loss_fn(out, yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss) * len(idx)
+            right += int((out.argmax(1) == yb).sum())
+        print(f"epoch {epoch + 1}: loss {total / len(x):.3f}, train accuracy {right / len(x):.4f} ({time.time() - t0:.0f} s)", flush=True)
+    return net.eval()
+
+
+def export(net: object, path: Path) -> None:
+    import torch
+
+    w, h = NET_SIZE
+    torch.onnx.export(net, torch.zeros(24, 3, h, w), str(path), input_names=["strips"], output_names=["logits"],
+                      dynamic_axes={"strips": {0: "n"}, "logits": {0: "n"}}, opset_version=13, dynamo=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--frames", type=int, default=360, help="rendered frames (24 strips each)")
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--workers", type=int, default=2, help="processes rendering")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads")
+    ap.add_argument("--keep", type=Path, default=None, help="keep each rendered set's strips in this directory (reused if present)")
+    ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    strips, labels = render_set(args.seed, args.frames, TRAIN_STYLES, TRAIN_LAMPS, args.workers, args.keep)
+    print(f"rendered {args.frames} frames, {len(strips)} strips in {time.time() - t0:.0f} s", flush=True)
+    net = train(strip_input(strips), labels, args.seed, args.epochs, args.threads)
+    export(net, args.out)
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
