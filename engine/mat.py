@@ -218,8 +218,8 @@ def _body_line(line: str, source: str, number: int, game: int) -> list[_Line]:
     if again:
         # Two numbered lines joined into one (``24) 43: 21/18 18/14    24)  Losses
         # 2 point    Wins 2 point``): the second is read with its own columns.
-        first, rest = line[: len(line) - len(body) + again.start()], body[again.start() :]
-        return _body_line(first, source, number, game) + _body_line(rest, source, number, game)
+        head, rest = line[: len(line) - len(body) + again.start()], body[again.start() :]
+        return _body_line(head, source, number, game) + _body_line(rest, source, number, game)
     starts = [m.start() for m in _ITEM_START.finditer(body)]
     if not starts:
         if body.strip():

@@ -451,7 +451,7 @@ def _settle_result(game: Game, end: flow.Game, number: int, moves: int, tolerant
     if (said.points, said.resigned) == (got.points, got.how == "resignation"):
         return end, ()
     how = "resignation" if said.resigned else got.how
-    warnings = ()
+    warnings: tuple[str, ...] = ()
     if said.points != got.points:
         warnings = (f"the record gives player {said.winner} {said.points} point(s), the rules give {got.points} ({got.how}): read as recorded",)
     return replace(end, result=replace(got, points=said.points, how=how)), warnings

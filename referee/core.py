@@ -301,8 +301,8 @@ def observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     """The referee after a settled reading or a button press, and what it says."""
     new, out = _observe(ref, seen)
     if out.calls:
-        stamp = {"game": ref.match.games_played + 1, "turn": ref.plays}
-        out = replace(out, calls=tuple(replace(c, **stamp) for c in out.calls))
+        game, turn = ref.match.games_played + 1, ref.plays
+        out = replace(out, calls=tuple(replace(c, game=game, turn=turn) for c in out.calls))
     return new, out
 
 
@@ -500,8 +500,9 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if set(by_half) != set(halves):
         why = "each player rolls one die into their own right-hand half"
         rollers = {seating.roller(d.half) for d in dice}
-        who = 1 - rollers.pop() if len(rollers) == 1 and None not in rollers else None  # both in one half: the other roller
-        return ref, _reroll(None, f"opening roll: roll again: {why}", Call("wrong_half", who, (why,)))
+        only = rollers.pop() if len(rollers) == 1 else None
+        other = 1 - only if only is not None else None  # both in one half: the other roller
+        return ref, _reroll(None, f"opening roll: roll again: {why}", Call("wrong_half", other, (why,)))
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None
     event = OpeningRoll((d0, d1))
@@ -880,10 +881,11 @@ def _roll_read_again(ref: Referee, seen: Seen) -> Referee:
     """Count another reading of the roll while its dice lie on the board (a die misread once is outvoted)."""
     g = ref.game
     halves = {ref.settings.right_half(0), ref.settings.right_half(1)} if ref.plays == 0 else {ref.settings.right_half(g.turn)}
-    values = [d.value for d in seen.dice if d.half in halves and d.known]
-    if len(values) != 2 or len(seen.dice) != 2 or values[0] is None or values[1] is None:
+    values = [d.value for d in seen.dice if d.half in halves and d.known and d.value is not None]
+    if len(values) != 2 or len(seen.dice) != 2:
         return ref
-    return replace(ref, rolls_read=ref.rolls_read + ((max(values), min(values)),))
+    a, b = (v for v in values if v is not None)
+    return replace(ref, rolls_read=ref.rolls_read + ((max(a, b), min(a, b)),))
 
 
 def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[Referee, Outcome] | None:
