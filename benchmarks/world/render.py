@@ -331,7 +331,7 @@ def _lamp_field(scene: Scene, cam: Camera, shape: tuple[int, int]) -> NDArray[np
 
 
 def render(scene: Scene, size: tuple[int, int] = (1280, 720), cache: dict[str, Any] | None = None,
-           objects: bool = True, jpeg: bool = True, grain_seed: int | None = None) -> Image:
+           objects: bool = True, jpeg: bool = True, grain_seed: int | None = None, sensor: bool = True) -> Image:
     """The frame the camera takes of ``scene``.  ``cache`` keeps the static board between
     frames of one camera and set (footage)."""
     cache = cache if cache is not None else {}
@@ -383,11 +383,18 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), cache: dict[str, A
         c = n // 2
         cv2.line(k, (int(c - c * math.cos(a)), int(c - c * math.sin(a))), (int(c + c * math.cos(a)), int(c + c * math.sin(a))), 1.0, 1)
         frame = cv2.filter2D(frame, -1, k / k.sum())
-    cv2.setRNGSeed(int(look.grain_seed + 7 if grain_seed is None else grain_seed) % (1 << 31))
-    noise = np.zeros(frame.shape, np.int16)
-    cv2.randn(noise, 0, look.noise)
-    frame = cv2.add(frame, noise, dtype=cv2.CV_8U)
+    if not sensor:
+        return frame
+    frame = sensor_noise(frame, look, look.grain_seed + 7 if grain_seed is None else grain_seed)
     if jpeg:
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
         frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return frame
+
+
+def sensor_noise(frame: Image, look: Look, seed: int) -> Image:
+    """The sensor's own noise, different in every frame."""
+    cv2.setRNGSeed(int(seed) % (1 << 31))
+    noise = np.zeros(frame.shape, np.int16)
+    cv2.randn(noise, 0, look.noise)
+    return cv2.add(frame, noise, dtype=cv2.CV_8U)

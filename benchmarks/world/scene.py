@@ -170,7 +170,7 @@ def stack_spots(style: str, n: int, rng: random.Random) -> list[tuple[float, flo
         if style == "towers":
             # columns: the first layer's spots take the later checkers straight on top
             col, lvl = (i % 5, i // 5) if n > 5 else (i, 0)
-            out.append((r + B.CHECKER_D * col + rng.uniform(-0.6, 0.6), rng.uniform(-0.8, 0.8), lvl * B.CHECKER_T))
+            out.append((min(r + B.CHECKER_D * col + rng.uniform(-0.6, 0.6), B.SURFACE_D / 2 - r - 0.5), rng.uniform(-0.8, 0.8), lvl * B.CHECKER_T))
             continue
         base = r + B.CHECKER_D * k
         across = 0.0
@@ -186,9 +186,11 @@ def stack_spots(style: str, n: int, rng: random.Random) -> list[tuple[float, flo
                 base += rng.uniform(0, B.CHECKER_D / 2)
                 across = rng.uniform(-3.5, 3.5)
         if style == "loose":
-            base += k * rng.uniform(0.5, 2.5)
+            base += k * rng.uniform(0.2, 0.8)
             across += rng.uniform(-2, 2)
-        out.append((base + rng.uniform(-0.5, 0.5), across + rng.uniform(-0.7, 0.7), layer * B.CHECKER_T))
+        # never past the middle of the board: the facing point's checkers lie there
+        along = min(base + rng.uniform(-0.5, 0.5), B.SURFACE_D / 2 - r - 0.5)
+        out.append((along, across + rng.uniform(-0.7, 0.7), layer * B.CHECKER_T))
     return out
 
 
