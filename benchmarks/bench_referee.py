@@ -36,7 +36,8 @@ import cv2
 
 from engine.game import Rules
 from referee.core import Seen, Settings
-from referee.footage import FootageConfig, dark_right_half, footage, game_items, scripted_setup
+from referee.footage import FootageConfig, footage, game_items, scripted_setup
+from referee.seating import Seating
 from referee.pipeline import DroppedDice, FramePipeline
 from referee.recording import Script
 from referee.service import RefereeService
@@ -106,7 +107,7 @@ def main() -> int:
             n += 1
         print(f"rendered {n} frames of {len(items)} readings in {time.perf_counter() - start:.0f} s; injected: {script.events}")
 
-    settings = Settings(rules=Rules(match_length=5), players=("Ann", "Bob"), dark_right_half=dark_right_half(setup.layout))
+    settings = Settings(rules=Rules(match_length=5), players=("Ann", "Bob"), dark_right_half=Seating.from_layout(setup.layout).dark_right)
     truth_service = RefereeService(settings, work / "truth", None)
     truth_flags = [n for item in items for n in truth_service.handle(Seen.from_reading(item["reading"])).notes if n.level != "info"]
     if args.drop_dice:

@@ -15,6 +15,7 @@ import logging
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
@@ -99,7 +100,7 @@ def load_recording(path: Path | None) -> tuple[dict[str, Any], list[dict[str, An
 
 def _reading_steps(items: list[dict[str, Any]], handle: Callable[[Seen], Any]) -> Iterator[tuple[float, Callable[[], Any]]]:
     for item in items:
-        yield float(item.get("t", 0.0)), lambda item=item: handle(Seen.from_reading(item["reading"]))
+        yield float(item.get("t", 0.0)), lambda item=item: handle(replace(Seen.from_reading(item["reading"]), t=float(item.get("t", 0.0))))
 
 
 def _video_steps(source: Any, pipeline: Any) -> Iterator[tuple[float, Callable[[], Any]]]:
@@ -113,7 +114,7 @@ def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
     from vision.sources import CameraError, open_source
     from vision.errors import VisionError
 
-    from .commands import dark_right_half
+    from .seating import Seating
 
     try:
         source = open_source(args.video)
@@ -129,7 +130,7 @@ def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
             source.open()
     except (CameraError, VisionError) as exc:
         raise SystemExit(f"bgref demo: {exc}") from None
-    return source, BoardReader(cal), dark_right_half(cal)
+    return source, BoardReader(cal), Seating.from_layout(cal.layout).dark_right
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,13 +2,15 @@
 
 Everything that decides is in :mod:`referee.core`; this class only carries the
 decisions out, in an order that loses nothing: events are journalled (and
-fsync'd) before the state moves on, and every finished game is written to
-``.mat`` (and SGF) in the match folder.
+fsync'd) before the state moves on, every call the referee makes is appended
+to ``calls.jsonl`` (one JSON object a line, see ``docs/referee.md``), and every
+finished game is written to ``.mat`` (and SGF) in the match folder.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 import os
 from dataclasses import dataclass, field
@@ -20,7 +22,8 @@ from engine.game import Event
 from engine import record as record_model
 from engine.mat import write_mat
 
-from .core import Note, Outcome, Press, Referee, Seen, Settings, Signal, observe, resume, start
+from .calls import CALLS_NAME
+from .core import Call, Note, Outcome, Press, Referee, Seen, Settings, Signal, observe, resume, start
 from .journal import Journal, Recovered
 
 log = logging.getLogger("bgref")
@@ -65,6 +68,8 @@ class RefereeService:
             self.ref = start(settings)
             self.events = []
         self._games_written = self.ref.match.games_played
+        self.calls = CallLog(folder / CALLS_NAME)
+        self.t = 0.0  # seconds into the footage of the last reading (calls by button are stamped with it)
 
     @property
     def settings(self) -> Settings:
@@ -84,7 +89,16 @@ class RefereeService:
 
     def handle(self, item: Seen | Press) -> Outcome:
         """Act on one settled reading or button press."""
+        if isinstance(item, Seen) and item.t is not None:
+            self.t = item.t
         ref, outcome = observe(self.ref, item)
+        if outcome.retracted:
+            self.journal.retract(outcome.retracted, "; ".join(n.text for n in outcome.notes))
+            del self.events[len(self.events) - outcome.retracted:]
+        if ref.settings.dark_right_half != self.ref.settings.dark_right_half:
+            self.journal.seating(ref.settings.dark_right_half)
+        for call in outcome.calls:
+            self.calls.append(self.t, call)
         for event in outcome.events:
             self.journal.append(event, inferred=event in outcome.inferred)  # journalled before the state moves on
             self.events.append(event)
@@ -97,7 +111,12 @@ class RefereeService:
         for watcher in self.listeners.on_outcome:
             watcher(outcome, ref)
         if ref.match.games_played > self._games_written:
-            self.write_records()
+            try:
+                self.write_records()
+            except Exception as exc:  # noqa: BLE001 - refereeing goes on; the journal holds the game
+                self._games_written = ref.match.games_played
+                log.warning("the match records could not be written (%s: %s); the journal %s holds every event",
+                            type(exc).__name__, exc, self.journal.path)
         return outcome
 
     def _show(self, signals: tuple[Signal, ...]) -> None:
@@ -129,6 +148,33 @@ class RefereeService:
 
     def close(self) -> None:
         self.journal.close()
+        self.calls.close()
+
+
+class CallLog:
+    """``calls.jsonl``: every call the referee made, one JSON object a line, flushed and fsync'd as made.
+    A call repeated on the next readings (the same kind, player, reasons and turn) is written once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._handle: Any = None
+        self._last: Call | None = None
+
+    def append(self, t: float, call: Call) -> None:
+        if call == self._last:
+            return
+        self._last = call
+        if self._handle is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._handle = open(self.path, "a", encoding="utf-8")
+        self._handle.write(json.dumps({"t": round(t, 2), **call.to_json()}) + "\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
 
 
 def _sgf_writer() -> Callable[[Any], str] | None:
