@@ -385,7 +385,7 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), cache: dict[str, A
         frame = cv2.filter2D(frame, -1, k / k.sum())
     if not sensor:
         return frame
-    frame = sensor_noise(frame, look, look.grain_seed + 7 if grain_seed is None else grain_seed)
+    frame = sensor_noise(frame, look, look.noise_seed if grain_seed is None else grain_seed)
     if jpeg:
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
         frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)

@@ -52,6 +52,9 @@ FACTORS: dict[str, tuple[str, ...]] = {
     "table": ("green", "grey", "wood", "red"),
 }
 CUBE_FACES = (2, 4, 8, 16, 32, 64)
+# factors of a camera setup (camera, lamp, set, seating): fixed while a set is calibrated once and then read
+SETUP_FACTORS = ("turn", "side", "tilt", "height", "lens", "fill", "defocus", "lamp", "sources", "shadows", "dim", "leather",
+                 "copper", "walnut", "white_balance", "home", "dark_seat", "table")
 
 
 def _span(value: str) -> tuple[float, float]:
@@ -119,7 +122,8 @@ class Look:
     defocus: float  # px sigma
     motion: tuple[float, float]  # length px, angle deg
     jpeg: int
-    grain_seed: int
+    grain_seed: int  # the set's own wood and leather grain
+    noise_seed: int = 0  # this frame's sensor noise
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +340,7 @@ def look_for(f: dict[str, str], rng: random.Random) -> Look:
         noise=rng.uniform(1, 3) if f["noise"] == "low" else rng.uniform(4, 8),
         defocus=0.0 if f["defocus"] == "sharp" else rng.uniform(0.8, 1.6),
         motion=(0.0, 0.0) if f["motion"] == "none" else (rng.uniform(3, 7), rng.uniform(0, 180)),
-        jpeg=int(rng.uniform(*_span(f["jpeg"]))), grain_seed=rng.randrange(1 << 30),
+        jpeg=int(rng.uniform(*_span(f["jpeg"]))), grain_seed=rng.randrange(1 << 30), noise_seed=rng.randrange(1 << 30),
     )
 
 
@@ -391,10 +395,15 @@ def arms_for(f: dict[str, str], rng: random.Random) -> tuple[Arm, ...]:
     return (Arm(f["arms"], rng.uniform(0, 360), rng.uniform(20, 170), rng.uniform(70, 100), colour, skin),)
 
 
-def random_scene(seed: int, factors: dict[str, str] | None = None, hold_out: dict[str, tuple[str, ...]] | None = None) -> Scene:
-    """A seeded still: every factor drawn (or fixed by ``factors``, never a value in ``hold_out``)."""
+def random_scene(seed: int, factors: dict[str, str] | None = None, hold_out: dict[str, tuple[str, ...]] | None = None,
+                 setup: Scene | None = None) -> Scene:
+    """A seeded still: every factor drawn (or fixed by ``factors``, never a value in ``hold_out``).
+    With ``setup``, its camera, lamp, set and seating are kept (a calibrated camera's next frame)."""
     rng = random.Random(seed)
-    f = choose(rng, factors, hold_out)
+    fixed = dict(factors or {})
+    if setup is not None:
+        fixed.update({k: setup.factors[k] for k in SETUP_FACTORS})
+    f = choose(rng, fixed, hold_out)
     seating = Seating(B.EAST if f["home"] == "east" else B.WEST, B.SOUTH if f["dark_seat"] == "south" else B.NORTH)
     pos = random_position(f["position"], rng)
     checkers = place_checkers(seating, pos, f["stacking"], rng)
@@ -419,7 +428,11 @@ def random_scene(seed: int, factors: dict[str, str] | None = None, hold_out: dic
         k = rng.randrange(len(wanted))
         wanted[k] = (wanted[k][0], wanted[k][1], False)
     dice = place_dice(rng, seating, wanted, taken, style)
-    return Scene(seating, mounting_for(f, rng), pos, checkers, dice, cube, look_for(f, rng), arms_for(f, rng), f, seed)
+    mounting, look = mounting_for(f, rng), look_for(f, rng)
+    if setup is not None:
+        mounting = setup.mounting
+        look = replace(setup.look, noise=look.noise, motion=look.motion, jpeg=look.jpeg, noise_seed=look.noise_seed)
+    return Scene(seating, mounting, pos, checkers, dice, cube, look, arms_for(f, rng), f, seed)
 
 
 def with_factors(scene: Scene, **changes: Any) -> Scene:
