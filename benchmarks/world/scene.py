@@ -288,7 +288,8 @@ def choose(rng: random.Random, factors: dict[str, str] | None = None, hold_out: 
         if name in fixed:
             out[name] = fixed[name]
         elif allowed:
-            out[name] = rng.choice(allowed)
+            # one draw per factor whatever its number of values: fonts differ between machines, the rest stays put
+            out[name] = allowed[min(int(rng.random() * len(allowed)), len(allowed) - 1)]
         else:
             raise ValueError(f"every value of factor {name!r} is held out")
     return out
