@@ -15,8 +15,8 @@ reads what it wrote (``match.mat``, ``calls.jsonl``) and prints:
 - false calls: calls that stop play (every kind but please_look) that no foul explains;
   please_look calls are counted apart.
 
-``--corrupt 0.01`` shows 1% of settled frames wrong for one frame (a checker too many or
-too few on a point, a die showing another face), as a misreading would.
+``--corrupt 0.01`` shows about 1% of frames wrong (a checker too many or too few on a point, a
+die showing another face) for as long as that board lies still, as a misreading would be.
 
     python benchmarks/bench_referee.py [--quick] [--plays N | --full] [--mountings NAME,...] [--games 1,2,3]
         [--corrupt 0.01] [--seed 1] [--keep DIR] [--write-docs]
@@ -172,7 +172,7 @@ def main() -> int:
     ap.add_argument("--full", action="store_true", help="whole games")
     ap.add_argument("--games", default="1,2,3", help="games of the match, dealt to the mountings in turn")
     ap.add_argument("--mountings", help="comma-separated names (default: all eight)")
-    ap.add_argument("--corrupt", type=float, default=0.0, help="share of settled frames shown wrong for one frame")
+    ap.add_argument("--corrupt", type=float, default=0.0, help="share of frames showing a settled board wrong (e.g. 0.01)")
     ap.add_argument("--no-fouls", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", type=Path, help="keep footage and replay folders here")

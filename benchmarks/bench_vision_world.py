@@ -81,7 +81,7 @@ def score(truth: dict, read: dict | None) -> dict[str, tuple[int, int]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--setups", type=int, default=12)
-    ap.add_argument("--stills", type=int, default=12, help="stills per setup")
+    ap.add_argument("--stills", type=int, default=10, help="stills per setup")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="3 setups x 4 stills (a smoke test)")
     ap.add_argument("--fix", action="append", default=[], help="factor=value for every still")

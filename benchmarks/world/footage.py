@@ -318,33 +318,23 @@ def film_game(game: list[Action], mounting: FootageMounting, seed: int, plays: i
 
 
 def _corrupt(film: Film, rng: random.Random, share: float) -> None:
-    """On ``share`` of the settled frames: one checker too few or too many on a point, or a die showing another face,
-    for one frame (a glint, a shadow): the referee must not take it for a change."""
-    out: list[State] = []
-    for st in film.states:
-        if st.arms or st.frames < 2:
-            out.append(st)
+    """About ``share`` of the frames show a settled board wrong for the whole time it lies still (a
+    checker too few or too many on a point, or a die showing another face), as a misreading would
+    be: a change for one frame only never settles, so it would never be read at all."""
+    for k, st in enumerate(film.states):
+        if st.arms or k == 0 or rng.random() >= share * st.frames:
             continue
-        for k in range(st.frames):
-            if rng.random() >= share:
-                if out and out[-1] is not st and out[-1].corrupt is None and not out[-1].arms and out[-1].position is st.position and out[-1].dice is st.dice and out[-1].cube is st.cube:
-                    out[-1].frames += 1
-                else:
-                    out.append(State(st.position, st.dice, st.cube, 1))
-                continue
-            pts = list(st.position.points)
-            busy = [i for i, n in enumerate(pts) if n]
-            if st.dice and rng.random() < 0.5:
-                d = st.dice[0]
-                dice = (replace(d, value=d.value % 6 + 1),) + st.dice[1:]
-                out.append(State(st.position, dice, st.cube, 1, corrupt=f"die {d.value} shown as {d.value % 6 + 1}"))
-            else:
-                i = rng.choice(busy)
-                sign = 1 if pts[i] > 0 else -1
-                delta = rng.choice((-1, 1)) * sign
-                pts[i] += delta
-                out.append(State(Position(tuple(pts), st.position.bar), st.dice, st.cube, 1, corrupt=f"point {i + 1} off by one"))
-    film.states = out
+        pts = list(st.position.points)
+        if st.dice and rng.random() < 0.5:
+            d = st.dice[0]
+            st.dice = (replace(d, value=d.value % 6 + 1),) + st.dice[1:]
+            st.corrupt = f"die {d.value} shown as {d.value % 6 + 1}"
+        else:
+            i = rng.choice([i for i, n in enumerate(pts) if n])
+            sign = 1 if pts[i] > 0 else -1
+            pts[i] += rng.choice((-1, 1)) * sign
+            st.position = Position(tuple(pts), st.position.bar)
+            st.corrupt = f"point {i + 1} off by one"
 
 
 def frames(film: Film, mounting: FootageMounting, seed: int) -> Iterator[tuple[float, np.ndarray, State]]:
@@ -415,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--plays", type=int, help="stop after this many plays")
     ap.add_argument("--no-fouls", action="store_true")
-    ap.add_argument("--corrupt", type=float, default=0.0, help="share of settled frames shown wrong for one frame (e.g. 0.01)")
+    ap.add_argument("--corrupt", type=float, default=0.0, help="share of frames showing a settled board wrong (a checker off by one, a die misread) for as long as it lies still (e.g. 0.01)")
     args = ap.parse_args(argv)
     truth = write_footage(args.out, args.game, mounting_named(args.mounting), args.seed, args.plays, not args.no_fouls, args.corrupt)
     print(f"wrote {truth['frames']} frames to {args.out}: {len(truth['played'])} actions, fouls "
