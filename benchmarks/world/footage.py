@@ -321,8 +321,10 @@ def _corrupt(film: Film, rng: random.Random, share: float) -> None:
     """About ``share`` of the frames show a settled board wrong for the whole time it lies still (a
     checker too few or too many on a point, or a die showing another face), as a misreading would
     be: a change for one frame only never settles, so it would never be read at all."""
-    for k, st in enumerate(film.states):
-        if st.arms or k == 0 or rng.random() >= share * st.frames:
+    total = sum(st.frames for st in film.states)
+    still = sum(st.frames for st in film.states if not st.arms) or 1
+    for k, st in enumerate(film.states):  # each still board corrupted whole: share * total frames expected
+        if st.arms or k == 0 or rng.random() >= share * total / still:
             continue
         pts = list(st.position.points)
         if st.dice and rng.random() < 0.5:
