@@ -95,8 +95,9 @@ class Step:
 @dataclass(frozen=True, slots=True)
 class GameReplay:
     """A replayed game: its number, the score and Crawford state before it, its
-    steps, and warnings (each naming the game and move) where the record was
-    read as stated rather than as the rules give it."""
+    steps, warnings (each naming the game and move) where the record was read
+    as stated rather than as the rules give it, and, when read from a text
+    file, the line of each step."""
 
     number: int
     score: tuple[int, int]
@@ -104,6 +105,14 @@ class GameReplay:
     start: flow.Game
     end: flow.Game
     warnings: tuple[str, ...] = ()
+    lines: tuple[int, ...] = ()
+
+    def line_of(self, step: Step) -> int | None:
+        """The file line a step was read from, when known."""
+        for s, line in zip(self.steps, self.lines):
+            if s is step:
+                return line
+        return None
 
     @property
     def result(self) -> Result | None:
