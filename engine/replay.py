@@ -373,7 +373,7 @@ def _resign(state: flow.Game, action: Resign, move: int) -> Step:
     elif rest or not 1 <= level <= 3:
         why = (
             f"player {other(action.player)} is given {action.points} point(s), which no resignation gives "
-            f"(1, 2 or 3 times the cube of {cube}): read as a forfeit"
+            f"(1, 2 or 3 times the cube of {cube}): read as stated (a forfeit, or the points needed for the match)"
         )
     else:
         why = f"player {action.player} resigned while the game waited for {state.phase.value}"
