@@ -183,7 +183,7 @@ def test_a_result_joined_onto_a_move_line(capsys, tmp_path):
     assert (move.player, move.dice, sorted(move.play.split())) == (0, (4, 3), ["24/20", "24/21"])
     assert resign == Resign(0, 2)
     assert game.result == Result(1, 2, True) and match.winner() == 1
-    code, report, err = check(capsys, tmp_path, JOINED)
+    code, _, err = check(capsys, tmp_path, JOINED)
     assert code == 0 and err == ""
     same_back(JOINED)
 
