@@ -318,7 +318,10 @@ def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
         replays.append(done)
         warnings += done.warnings
         state = finish_game(state, done, number)
-    players = raw.games[0].players if raw.games else _tag_players(raw.tags)
+    tagged = _tag_players(raw.tags)
+    players = raw.games[0].players if raw.games else (tagged[0] or "Player 1", tagged[1] or "Player 2")
+    # A blank name column: the header tag's name, when it has one.
+    players = (players[0] or tagged[0].strip(), players[1] or tagged[1].strip())
     match = Match(players, rules, tuple(games), tags, "\n".join(raw.comments))
     return MatchReplay(match, tuple(replays), tuple(warnings))
 
@@ -352,8 +355,8 @@ def _rules(raw: _RawMatch, source: str) -> tuple[flow.Rules, tuple[tuple[str, st
 
 
 def _tag_players(tags: list[tuple[str, str]]) -> tuple[str, str]:
-    found = dict(tags)
-    return found.get("Player 1", "Player 1"), found.get("Player 2", "Player 2")
+    found = {k.lower(): v for k, v in tags}
+    return found.get("player 1", ""), found.get("player 2", "")
 
 
 def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tuple[Game, GameReplay]:

@@ -192,7 +192,7 @@ def test_a_result_joined_onto_a_move_line(capsys, tmp_path):
 
 EMPTY_LEFT = """\
 ; [Player 1 ""]
-; [Player 2 "Bob"]
+; [Player 2 ""]
 
  1 point match
 
@@ -220,6 +220,11 @@ def test_empty_player_names_left_or_right(capsys, tmp_path, text, players):
     assert code == 0 and report["games"][0]["plays"][0]["player"] == players[0]
     assert report["games"][0]["winner"] == players[1]
     same_back(text)
+
+
+def test_a_blank_name_column_takes_the_header_tags_name():
+    text = EMPTY_LEFT.replace('; [Player 1 ""]', '; [Player 1 "Ann"]')
+    assert read_mat(text).players == ("Ann", "Bob")
 
 
 # --- a file cut short at a line boundary ---------------------------------------------------------
