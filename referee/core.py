@@ -257,6 +257,7 @@ class Referee:
     rolls_read: tuple[tuple[int, int], ...] = ()  # each reading of this turn's roll (higher die first)
     swap_play: Position | None = None  # the first play as the other player made it, while the seating is in doubt
     unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
+    moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
 
     @property
     def game(self) -> Game:
@@ -571,7 +572,7 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     cube = _cube_action(ref, seen, player)
     if cube is not None:
         return cube
-    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=())
+    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None)
     if not seen.dice:
         return replace(ref, dice_read=()), Outcome()  # picked up to roll again: what was read is void
     if len(seen.dice) > 2 and {d.half for d in seen.dice} >= {"home", "outer"}:
@@ -596,7 +597,7 @@ def _record_roll(ref: Referee, dice: tuple[int, int], how: str) -> tuple[Referee
     d1, d2 = max(dice), min(dice)  # where each die landed means nothing
     event = Roll(player, (d1, d2))
     ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
-                  before_roll=ref.match, rolls_read=(event.dice,))
+                  before_roll=ref.match, rolls_read=(event.dice,), moved_unrolled=None)
     note = f"{ref.settings.players[player]} rolled {d1}-{d2}{how}"
     if not legal_plays(ref.game.position, (d1, d2)):
         note += ": no legal play; pick up the dice"
@@ -651,7 +652,8 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     rolls = _rolls_explaining(ref, seen, known) if one_play else []
     strict = ref.settings.mode is Mode.TOURNAMENT
     if not (mine or theirs or known or rolls):
-        return ref, Outcome()  # no sign of a roll, and no play: a misreading, or checkers straightened
+        # no sign of a roll, and no play: a misreading, checkers straightened, or a move before rolling
+        return replace(ref, moved_unrolled=seen.board), Outcome()
     if mine:  # the dice are still down: the play may not be finished
         if len(rolls) == 1 and not strict:
             return ref, Outcome()
@@ -676,6 +678,14 @@ def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_pl
     a, b = read[0].value, read[1].value
     assert a is not None and b is not None
     roll = (max(a, b), min(a, b))
+    if ref.moved_unrolled == seen.board and all(_fit(Board.from_position(p.after, ref.game.turn), seen) is None
+                                                 for p in legal_plays(ref.game.position, roll)):
+        # seen moved with no dice down, then the dice rolled onto it, and it is no play of them: moved first
+        name = ref.settings.players[ref.game.turn]
+        text = f"{name} moved checkers before rolling: put them back, then play the {roll[0]}-{roll[1]}"
+        ref, out = _record_roll(ref, roll, "")
+        return ref, _merge(out, _say(Note(text, "warning"), signals=[Signal("look_needed", ())],
+                                     calls=[Call("moved_before_roll", ref.game.turn, (text,))]))
     if ref.asked_board is not None and (seen.board != ref.asked_board or (ref.asked_rolls and roll not in ref.asked_rolls)):
         known = tuple(d.value for d in ref.dice_read if d.value is not None)
         rolls = _rolls_explaining(ref, seen, known)
