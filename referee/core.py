@@ -900,18 +900,34 @@ def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[i
         return None
     counts = {r: ref.rolls_read.count(r) for r in ref.rolls_read}
     recorded = counts.get(g.dice, 0)
-    mover = g.turn
+    mover, name = g.turn, ref.settings.players[g.turn]
     for roll in sorted(counts, key=lambda r: -counts[r]):
         if roll == g.dice or counts[roll] < recorded or (ref.plays == 0 and roll[0] == roll[1]):
             continue
-        if not judge(g.position, roll, after).legal:
-            continue
-        event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
-        amended = replace(ref, match=apply_to_match(ref.before_roll, event), rolls_read=ref.rolls_read)
-        text = f"{ref.settings.players[mover]}'s roll was {roll[0]}-{roll[1]}, not {g.dice[0]}-{g.dice[1]} (a die misread once)"
-        new, out = _judge_seen_after(amended, after)
-        return new, _merge(Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1), out)
+        if judge(g.position, roll, after).legal:
+            return _amend_roll(ref, roll, after, f"{name}'s roll was {roll[0]}-{roll[1]}, not {g.dice[0]}-{g.dice[1]} (a die misread once)")
+    if recorded == 1 and ref.plays:
+        # Read once only: a die of it may be the misread one.  The play then tells the roll, as for a roll not
+        # seen whole, when exactly one roll keeping the other die makes it legal; the players are asked to look.
+        fits = [r for r in ROLLS if r != g.dice and set(r) & set(g.dice) and judge(g.position, r, after).legal]
+        if len(fits) == 1 and ref.settings.mode is not Mode.TOURNAMENT:
+            roll = fits[0]
+            text = f"{name}'s roll was read once, as {g.dice[0]}-{g.dice[1]}, and the play fits {roll[0]}-{roll[1]}: taken as {roll[0]}-{roll[1]}; please look"
+            new, out = _amend_roll(ref, roll, after, text, inferred=True)
+            return new, _merge(out, Outcome(calls=(Call("please_look", mover, (text,)),)))
     return None
+
+
+def _amend_roll(ref: Referee, roll: tuple[int, int], after: Position | tuple[tuple[int, ...], tuple[int, ...]], text: str,
+                inferred: bool = False) -> tuple[Referee, Outcome]:
+    """Withdraw the roll recorded this turn, record ``roll`` instead, and commit the play (legal with it)."""
+    assert ref.before_roll is not None
+    mover = ref.game.turn
+    event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
+    amended = replace(ref, match=apply_to_match(ref.before_roll, event))
+    new, out = _judge_seen_after(amended, after)
+    said = Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1, inferred=(event,) if inferred else ())
+    return new, _merge(said, out)
 
 
 def _opponent_rolled(ref: Referee, seen: Seen) -> bool:
@@ -997,6 +1013,10 @@ def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     hint = f" (did you mean {verdict.closest[0]}?)" if verdict.closest and ref.settings.mode is not Mode.TOURNAMENT else ""
     ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
     doubt = sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
+    miscount = _one_checker_from_legal(ref, seen)
+    if miscount and not doubt:
+        # One checker more or fewer than a legal play: a stack miscounted looks just like it.
+        doubt = miscount
     if doubt:
         # Neither a legal play nor a clear illegal one: say what was seen and ask for a look.
         text = f"please look at {', '.join(map(str, doubt))}: the camera is unsure, and as read the play is illegal: {reasons}"
@@ -1071,6 +1091,18 @@ def _swap_seating(ref: Referee, how: str) -> tuple[Referee, Outcome]:
     return ref, _merge(Outcome(events=(opening,), notes=(Note(text, "warning"),), retracted=1), out)
 
 
+def _one_checker_from_legal(ref: Referee, seen: Seen) -> list[int]:
+    """The points (dark's numbers) where the checkers seen differ by a single checker from a legal play
+    (a move changes two points, so this is a count: a checker borne off or not, or a stack misread)."""
+    g = ref.game
+    assert g.dice is not None
+    for play in legal_plays(g.position, g.dice):
+        board = Board.from_position(play.after, g.turn)
+        if _distance(board, seen.board) == 1:
+            return [i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b]
+    return []
+
+
 def _played_then_other_moved(ref: Referee, seen: Seen) -> Play | None:
     """A legal play of the mover's checkers as seen, the opponent's having
     moved forward too (same count): the opponent played before the mover
@@ -1142,7 +1174,14 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
 def _illegal(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     g = ref.game
     opponent = 1 - g.turn
-    # The opponent rolling (or turning the cube) accepts the play as made.
+    # The opponent rolling (or turning the cube) accepts the play as made; unless the checkers as now seen
+    # are a legal play (corrected at the last moment, or the illegal play was a misreading).
+    if _rolled_by(ref, seen, opponent) and g.dice is not None and judge(g.position, g.dice, seen.board.sides(g.turn)).legal:
+        ref, out = _judge_seen(replace(ref, stage=Stage.PLAYING), seen)
+        if ref.stage is Stage.OVER:
+            return ref, out
+        ref, more = _await_roll(ref, seen)
+        return ref, _merge(out, more)
     if _rolled_by(ref, seen, opponent):
         ref, out = _accept_illegal(ref, "accepted as made: the opponent rolled")
         if ref.stage is Stage.OVER:
