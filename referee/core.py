@@ -49,6 +49,7 @@ from engine.game import (
 from engine.judge import Verdict, judge
 from engine.plays import Play, legal_plays
 from engine.position import Position, PositionError
+from firmware_bridge.signals import SignalKind
 
 from .seating import HALVES, Seating
 
@@ -165,10 +166,14 @@ class Press:
 
 @dataclass(frozen=True, slots=True)
 class Signal:
-    """An LED message: ``kind`` names a :class:`firmware_bridge.Signals` method."""
+    """An LED message: ``kind`` is a :class:`SignalKind` (its name is accepted and checked:
+    a misspelt one raises ValueError here, where it was made)."""
 
-    kind: str
+    kind: SignalKind
     args: tuple[Any, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", SignalKind(self.kind))
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,8 +302,8 @@ def observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     """The referee after a settled reading or a button press, and what it says."""
     new, out = _observe(ref, seen)
     if out.calls:
-        stamp = {"game": ref.match.games_played + 1, "turn": ref.plays}
-        out = replace(out, calls=tuple(replace(c, **stamp) for c in out.calls))
+        game, turn = ref.match.games_played + 1, ref.plays
+        out = replace(out, calls=tuple(replace(c, game=game, turn=turn) for c in out.calls))
     return new, out
 
 
@@ -400,7 +405,7 @@ def _say(
 
 def _look(player: int | None, text: str, points: tuple[Any, ...] = ()) -> Outcome:
     """Ask the players to look: the camera is unsure, or the evidence leaves something open."""
-    return _say(Note(text, "warning"), signals=[Signal("look_needed", (points,) if points else ())], calls=[Call("please_look", player, (text,))])
+    return _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, (points,) if points else ())], calls=[Call("please_look", player, (text,))])
 
 
 def _is_start(board: Board) -> bool:
@@ -496,8 +501,9 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if set(by_half) != set(halves):
         why = "each player rolls one die into their own right-hand half"
         rollers = {seating.roller(d.half) for d in dice}
-        who = 1 - rollers.pop() if len(rollers) == 1 and None not in rollers else None  # both in one half: the other roller
-        return ref, _reroll(None, f"opening roll: roll again: {why}", Call("wrong_half", who, (why,)))
+        only = rollers.pop() if len(rollers) == 1 else None
+        other = 1 - only if only is not None else None  # both in one half: the other roller
+        return ref, _reroll(None, f"opening roll: roll again: {why}", Call("wrong_half", other, (why,)))
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None
     event = OpeningRoll((d0, d1))
@@ -506,12 +512,12 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         note = "equal opening dice: roll again"
         if ref_after.game.cube > ref.game.cube:
             note += f" (automatic double: the cube is at {ref_after.game.cube})"
-        return ref_after, _say(Note(note), signals=[Signal("reroll_needed", (None,))], events=[event])
+        return ref_after, _say(Note(note), signals=[Signal(SignalKind.REROLL_NEEDED, (None,))], events=[event])
     first = ref_after.game.turn
     ref = replace(ref_after, dice_on_board=True)
     return ref, _say(
         Note(f"{ref.settings.players[first]} plays first with {max(d0, d1)}-{min(d0, d1)}"),
-        signals=[Signal("your_turn", (COLOURS[first],))] + _teaching(ref),
+        signals=[Signal(SignalKind.YOUR_TURN, (COLOURS[first],))] + _teaching(ref),
         events=[event],
     )
 
@@ -557,7 +563,7 @@ def _void_roll(ref: Referee, mover: int) -> Outcome:
 
 def _reroll(player: int | None, why: str, call: Call) -> Outcome:
     side = COLOURS[player] if player is not None else None
-    return _say(Note(why, "warning"), signals=[Signal("reroll_needed", (side,))], calls=[call])
+    return _say(Note(why, "warning"), signals=[Signal(SignalKind.REROLL_NEEDED, (side,))], calls=[call])
 
 
 def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
@@ -636,7 +642,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     names = ref.settings.players
     if ref.moved_early:
         text = f"{names[player]}'s checkers moved before {names[1 - player]}'s turn ended: put them back, then roll"
-        return ref, _say(Note(text, "warning"), signals=[Signal("look_needed", ())], calls=[Call("moved_before_roll", player, (text,))])
+        return ref, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("moved_before_roll", player, (text,))])
     half, other_half = ref.settings.right_half(player), ref.settings.right_half(1 - player)
     mine = [d for d in seen.dice if d.half == half]
     theirs = [d for d in seen.dice if d.half == other_half]
@@ -674,7 +680,7 @@ def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_pl
     rolls they fit: other dice, or checkers moved since, may be a new turn."""
     if not one_play:
         text = "the checkers moved before the roll: put them back"
-        return ref, _say(Note(text, "warning"), signals=[Signal("look_needed", ())], calls=[Call("moved_before_roll", ref.game.turn, (text,))])
+        return ref, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("moved_before_roll", ref.game.turn, (text,))])
     a, b = read[0].value, read[1].value
     assert a is not None and b is not None
     roll = (max(a, b), min(a, b))
@@ -784,7 +790,7 @@ def _same_checkers(ref: Referee, seen: Seen) -> bool:
 def _cube_signal(ref: Referee) -> Signal:
     g = ref.game
     owner = None if g.cube_owner is None else COLOURS[g.cube_owner]
-    return Signal("cube", (g.cube, owner))
+    return Signal(SignalKind.CUBE, (g.cube, owner))
 
 
 def _cube_action(ref: Referee, seen: Seen, player: int) -> tuple[Referee, Outcome] | None:
@@ -801,11 +807,11 @@ def _cube_action(ref: Referee, seen: Seen, player: int) -> tuple[Referee, Outcom
             match = apply_to_match(ref.match, Double(player))
         except EventRefused as exc:
             text = f"the cube cannot be turned: {exc}"
-            return ref, _say(Note(text, "illegal"), signals=[Signal("look_needed", ())], calls=[Call("illegal_cube", player, (text,))])
+            return ref, _say(Note(text, "illegal"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("illegal_cube", player, (text,))])
         ref = replace(ref, match=match)
         return ref, _say(
             Note(f"{ref.settings.players[player]} doubles to {g.cube * 2}: take (roll on) or drop (button)"),
-            signals=[Signal("cube", (g.cube * 2, COLOURS[1 - player]))],
+            signals=[Signal(SignalKind.CUBE, (g.cube * 2, COLOURS[1 - player]))],
             events=[Double(player)],
         )
     return None
@@ -826,7 +832,7 @@ def _cube_pending(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         match = apply_to_match(ref.match, Beaver(answering))
         return replace(ref, match=match), _say(
             Note(f"{ref.settings.players[answering]} beavers: the cube is at {g.offered * 2}"),
-            signals=[Signal("cube", (g.offered * 2, COLOURS[answering]))],
+            signals=[Signal(SignalKind.CUBE, (g.offered * 2, COLOURS[answering]))],
             events=[Beaver(answering)],
         )
     if _is_start(seen.board) and not seen.dice:
@@ -849,7 +855,7 @@ def _rolled_by(ref: Referee, seen: Seen, player: int) -> bool:
 def _drop(ref: Referee, player: int) -> tuple[Referee, Outcome]:
     match = apply_to_match(ref.match, Drop(player))
     ref = replace(ref, match=match, stage=Stage.OVER, dice_on_board=False)
-    return ref, _say(_result_note(ref, f"{ref.settings.players[player]} drops"), events=[Drop(player)], signals=[Signal("cube", (1, None))])
+    return ref, _say(_result_note(ref, f"{ref.settings.players[player]} drops"), events=[Drop(player)], signals=[Signal(SignalKind.CUBE, (1, None))])
 
 
 def _result_note(ref: Referee, how: str) -> Note:
@@ -885,10 +891,11 @@ def _roll_read_again(ref: Referee, seen: Seen) -> Referee:
     """Count another reading of the roll while its dice lie on the board (a die misread once is outvoted)."""
     g = ref.game
     halves = {ref.settings.right_half(0), ref.settings.right_half(1)} if ref.plays == 0 else {ref.settings.right_half(g.turn)}
-    values = [d.value for d in seen.dice if d.half in halves and d.known]
-    if len(values) != 2 or len(seen.dice) != 2 or values[0] is None or values[1] is None:
+    values = [d.value for d in seen.dice if d.half in halves and d.known and d.value is not None]
+    if len(values) != 2 or len(seen.dice) != 2:
         return ref
-    return replace(ref, rolls_read=ref.rolls_read + ((max(values), min(values)),))
+    a, b = (v for v in values if v is not None)
+    return replace(ref, rolls_read=ref.rolls_read + ((max(a, b), min(a, b)),))
 
 
 def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[Referee, Outcome] | None:
@@ -953,7 +960,7 @@ def _lifted(ref: Referee, seen: Seen) -> Outcome:
     sources = _teaching(ref)
     destinations = teaching_destinations(ref, dark_point) if point != 25 else _bar_destinations(ref)
     spots = sources[0].args[0] if sources else ()
-    return _say(signals=[Signal("teaching", (spots, destinations))])
+    return _say(signals=[Signal(SignalKind.TEACHING, (spots, destinations))])
 
 
 def _bar_destinations(ref: Referee) -> tuple[int | str, ...]:
@@ -1023,7 +1030,7 @@ def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         return ref, replace(_look(player, text, tuple(doubt)), verdict=verdict)
     return ref, _say(
         Note(f"illegal play by {name}: {reasons}{hint}", "illegal"),
-        signals=[Signal("illegal_play", (points,))],
+        signals=[Signal(SignalKind.ILLEGAL_PLAY, (points,))],
         verdict=verdict,
         calls=[call],
     )
@@ -1053,7 +1060,7 @@ def _seating_doubt(ref: Referee, play: Play) -> tuple[Referee, Outcome]:
     text = (f"seating looks swapped: confirm (accept button), or put the checkers back: the play is {names[other]}'s "
             f"{play} with {g.dice[0]}-{g.dice[1]}, as if {COLOURS[other]} sat where {COLOURS[g.turn]} sits")
     ref = replace(ref, stage=Stage.SEATING, swap_play=play.after)
-    return ref, _say(Note(text, "warning"), signals=[Signal("look_needed", ())], calls=[Call("seating", None, (text,))])
+    return ref, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("seating", None, (text,))])
 
 
 def _seating(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
@@ -1130,7 +1137,7 @@ def _other_moved_early(ref: Referee, play: Play) -> tuple[Referee, Outcome]:
     if ref.stage is not Stage.PLAYING:
         return ref, out
     text = f"{names[1 - mover]} moved before {names[mover]} picked up the dice: put those checkers back, then roll"
-    said = _say(Note(text, "warning"), signals=[Signal("look_needed", ())], calls=[Call("moved_before_roll", 1 - mover, (text,))])
+    said = _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("moved_before_roll", 1 - mover, (text,))])
     return replace(ref, moved_early=True), _merge(out, said)
 
 
@@ -1161,13 +1168,13 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
     ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
                   plays=ref.plays + 1, before_roll=None, rolls_read=())
     moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
-    signals = [] if ref.settings.mode is Mode.RECORD else [Signal("play_accepted", (moved,))]
+    signals = [] if ref.settings.mode is Mode.RECORD else [Signal(SignalKind.PLAY_ACCEPTED, (moved,))]
     notes = [Note(text)]
     if match.games_played > ref_games:
         ref = replace(ref, stage=Stage.OVER)
         notes.append(_result_note(ref, f"{ref.settings.players[player]} bore off"))
         return ref, _say(*notes, signals=signals, events=[move], verdict=verdict)
-    signals.append(Signal("your_turn", (COLOURS[1 - player],)))
+    signals.append(Signal(SignalKind.YOUR_TURN, (COLOURS[1 - player],)))
     return ref, _say(*notes, signals=signals, events=[move], verdict=verdict)
 
 
@@ -1224,7 +1231,7 @@ def _press(ref: Referee, press: Press) -> tuple[Referee, Outcome]:
         return _swap_seating(ref, "confirmed")
     if button == "correct" and ref.stage is Stage.ILLEGAL and ref.illegal_verdict is not None:
         points = _dark_points(ref.illegal_verdict.points, ref.game.turn)
-        return ref, _say(Note("correct the play: the blinking points show where"), signals=[Signal("illegal_play", (points,))])
+        return ref, _say(Note("correct the play: the blinking points show where"), signals=[Signal(SignalKind.ILLEGAL_PLAY, (points,))])
     if button == "drop" and ref.game.phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED):
         return _drop(ref, ref.game.turn)
     if button == "take" and ref.game.phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED):
@@ -1250,7 +1257,7 @@ def _teaching(ref: Referee) -> list[Signal]:
     player = ref.game.turn
     mine = ref.game.position.on_roll
     sources = {h.src for p in legal_plays(ref.game.position, ref.game.dice) for h in p.hops if mine[h.src - 1]}
-    return [Signal("teaching", (_dark_points(sorted(sources), player),))]
+    return [Signal(SignalKind.TEACHING, (_dark_points(sorted(sources), player),))]
 
 
 def teaching_destinations(ref: Referee, lifted_from: int) -> tuple[int | str, ...]:

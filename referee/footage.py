@@ -117,7 +117,7 @@ def footage(
         # A still board is painted once (checkers do not jitter between frames);
         # each frame has its own sensor noise.  A passing arm moves every frame.
         canvas = None if occluded else paint_scene(np.random.default_rng(frame_seed), scene, board, setup.palette, cam, geo)
-        for k in range(count):
+        for _ in range(count):
             shown = with_arm(rng, scene) if occluded else scene
             if occluded:
                 canvas = paint_scene(np.random.default_rng(frame_seed), shown, board, setup.palette, cam, geo)
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     writer = None
     folder = None
     if args.output.suffix.lower() in (".mp4", ".avi"):
-        fourcc = cv2.VideoWriter_fourcc(*("mp4v" if args.output.suffix.lower() == ".mp4" else "MJPG"))
+        fourcc = cv2.VideoWriter.fourcc(*("mp4v" if args.output.suffix.lower() == ".mp4" else "MJPG"))
         writer = cv2.VideoWriter(str(args.output), fourcc, cfg.fps, cfg.size)
     else:
         folder = args.output
