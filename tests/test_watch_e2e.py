@@ -113,6 +113,14 @@ def start_watch(tmp_path: Path, camera: str, led_port: str, *extra: str) -> subp
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
+def sigterm(proc: subprocess.Popen) -> tuple[int, float, str]:
+    """Stop ``watch`` as systemd does: its exit code, the seconds it took, what it printed."""
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    code = proc.wait(timeout=10)
+    return code, time.monotonic() - sent, proc.stdout.read()
+
+
 def journal_events(path: Path) -> list[dict]:
     if not path.exists():
         return []
@@ -131,11 +139,7 @@ def test_watch_first_run_calibrates_referees_and_stops_cleanly_on_sigterm(tmp_pa
         while len(journal_events(journal)) < 3 and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert proc.poll() is None, "watch ended before the game was under way:\n" + proc.stdout.read()
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGTERM)
-        code = proc.wait(timeout=10)
-        stop_seconds = time.monotonic() - sent
-        output = proc.stdout.read()
+        code, stop_seconds, output = sigterm(proc)
     finally:
         firmware.close()
     assert code == 0, output
@@ -165,11 +169,7 @@ def test_watch_retries_a_missing_camera_and_stops_at_once(tmp_path, monkeypatch)
         proc = start_watch(tmp_path, "usb:97", firmware.path)
         time.sleep(3.0)  # start-up, a failed open, and into the 2 s retry wait
         assert proc.poll() is None
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGTERM)
-        code = proc.wait(timeout=10)
-        stop_seconds = time.monotonic() - sent
-        output = proc.stdout.read()
+        code, stop_seconds, output = sigterm(proc)
     finally:
         firmware.close()
     assert code == 0 and stop_seconds < 2.0, (stop_seconds, output)
