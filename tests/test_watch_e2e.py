@@ -177,3 +177,25 @@ def test_watch_retries_a_missing_camera_and_stops_at_once(tmp_path, monkeypatch)
     # the camera fault is on the LEDs: white triple flash on both seat lights and both bar LEDs
     assert any(set(firmware.lit(f)) == {6, 13, 22, 29} and all(rgb[0] == rgb[1] == rgb[2] > 0 for rgb in firmware.lit(f).values())
                for f in firmware.strip.written)
+
+
+def test_selfcheck_and_snapshot_use_the_watch_pipeline(tmp_path, footage_dir, monkeypatch) -> None:
+    firmware = FirmwareOnPty(monkeypatch)
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "no-config"), STATE_DIRECTORY=str(tmp_path))
+    try:
+        check = subprocess.run([sys.executable, "-m", "referee.cli", "selfcheck", "--camera", str(footage_dir), "--led-port", firmware.path],
+                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    finally:
+        firmware.close()
+    lines = check.stdout.splitlines()
+    assert any(line.startswith("ok    camera") and "1280x720" in line for line in lines), check.stdout
+    assert any(line.startswith("ok    LEDs") and "firmware 1." in line for line in lines), check.stdout
+    assert any(line.startswith("FAIL  GPIO") for line in lines)  # no GPIO on this machine: said, not a traceback
+    assert check.returncode == 1 and "Traceback" not in check.stderr
+    # the sweep: each LED alone, lit white, in turn
+    singles = [firmware.lit(f) for f in firmware.strip.written if len(firmware.lit(f)) == 1]
+    assert {i for f in singles for i in f} == set(range(36))
+    out = tmp_path / "snap.jpg"
+    snap = subprocess.run([sys.executable, "-m", "referee.cli", "snapshot", "--camera", str(footage_dir), "-o", str(out)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert snap.returncode == 0 and cv2.imread(str(out)).shape == (720, 1280, 3)
