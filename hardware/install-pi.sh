@@ -57,7 +57,8 @@ step() { STEP=$((STEP + 1)); say "$STEP. $*"; }
 # --- 0. where we are -------------------------------------------------------------------------------
 codename=unknown
 if [ -r "$OS_RELEASE" ]; then
-    codename=$(. "$OS_RELEASE" && echo "${VERSION_CODENAME:-unknown}")
+    codename=$(sed -n 's/^VERSION_CODENAME=//p' "$OS_RELEASE" | tr -d '"')
+    codename=${codename:-unknown}
 fi
 if [ "$codename" != bookworm ]; then
     warn "this is made for Raspberry Pi OS Bookworm; this system says '$codename' (going on, but package names may differ)"

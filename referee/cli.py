@@ -32,6 +32,7 @@ _COMMANDS: dict[str, str] = {
     "replay": "referee.commands",
     "snapshot": "referee.selfcheck",
     "selfcheck": "referee.selfcheck",
+    "show-calls": "referee.calls",
 }
 
 

@@ -23,6 +23,7 @@ from typing import Any, Callable
 from engine.game import AcceptIllegal, Rules
 
 from .core import Mode, Note, Settings
+from .seating import Seating
 from .service import RefereeService
 
 log = logging.getLogger("bgref")
@@ -119,16 +120,20 @@ def _calibration(path: Path) -> Any:
         raise SystemExit(f"bgref: {exc} (make one with `bgref calibrate IMAGE -o calibration.json`)") from None
 
 
-def dark_right_half(cal: Any) -> str:
-    """The half on dark's right: dark sits at the bottom (or top) of the image."""
-    return "home" if cal.layout.home_right == cal.layout.dark_bottom else "outer"
-
-
 def _reader(calibration: Path) -> tuple[Callable[..., Any], str]:
     from vision import BoardReader
 
     cal = _calibration(calibration)
-    return BoardReader(cal), dark_right_half(cal)
+    return BoardReader(cal), Seating.from_layout(cal.layout).dark_right
+
+
+def web_address(text: str) -> tuple[str, int]:
+    """``[HOST:]PORT`` as (host, port)."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "0.0.0.0"
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not [HOST:]PORT with PORT a number from 0 to 65535")
+    return host, int(port)
 
 
 def default_match_dir(environ: dict[str, str] | os._Environ[str] = os.environ) -> Path:
@@ -158,17 +163,42 @@ def run_replay(args: argparse.Namespace) -> int:
     try:
         source = open_source(args.recording, fps=args.fps)
         service = RefereeService(settings, args.out, signals=None)
-        pipeline = FramePipeline(reader, service)
-        stats = run_source(source, pipeline, live=False)
-    except CameraError as exc:
+    except (CameraError, OSError) as exc:
         print(f"bgref replay: {exc}", file=sys.stderr)
         return 2
-    written = service.write_records()
-    service.close()
-    print(f"refereed {args.recording}: {stats.summary()}")
+    pipeline = FramePipeline(reader, service)
+    status = 0
+    try:
+        stats = run_source(source, pipeline, live=False)
+        print(f"refereed {args.recording}: {stats.summary()}")
+    except CameraError as exc:
+        print(f"bgref replay: {exc}; the match so far is kept", file=sys.stderr)
+        status = 2
+    except Exception as exc:  # noqa: BLE001 - a fault of ours must still leave the records of what was refereed
+        log.debug("replay fault", exc_info=True)
+        print(f"bgref replay: refereeing stopped at {service.t:.1f} s by a fault ({type(exc).__name__}: {exc}); "
+              "the match so far is kept (please report this with the footage)", file=sys.stderr)
+        status = 1
+    written = _finish(service, "bgref replay")
     print(f"score {settings.players[0]} {service.ref.match.score[0]}, {settings.players[1]} {service.ref.match.score[1]}")
     print("wrote " + ", ".join(str(p) for p in [args.out / 'match.journal', *written]))
-    return 0
+    return status
+
+
+def _finish(service: RefereeService, who: str) -> list[Path]:
+    """Write the records and close the match folder; a record that cannot be written is reported, and the
+    journal (from which `bgref` can write it again) is kept whatever happens."""
+    written: list[Path] = []
+    try:
+        written = service.write_records()
+    except Exception as exc:  # noqa: BLE001 - the journal holds the match; say what failed, never lose it
+        log.debug("records fault", exc_info=True)
+        print(f"{who}: the match records could not be written ({type(exc).__name__}: {exc}); "
+              f"the journal {service.journal.path} holds every event", file=sys.stderr)
+    finally:
+        service.close()
+    calls = service.calls.path
+    return written + ([calls] if calls.exists() else [])
 
 
 def run_watch(args: argparse.Namespace) -> int:
@@ -177,8 +207,8 @@ def run_watch(args: argparse.Namespace) -> int:
     from vision.sources import CameraError, open_source
 
     from .pipeline import FramePipeline, run_source
-    from .watch import (SETUP_TEXT, Buttons, FirstCalibration, Locked, PinUnlocks, Pump, Seating, Stopping, StopRequested,
-                        open_devices, saved_calibration, state_dir)
+    from .watch import (SETUP_TEXT, Buttons, FirstCalibration, FollowCalibration, Locked, PinUnlocks, Pump, Stopping,
+                        StopRequested, open_devices, saved_calibration, state_dir)
 
     _setup_logging()
     stopping = Stopping()
@@ -212,7 +242,7 @@ def run_watch(args: argparse.Namespace) -> int:
     target: Any = web if web is not None else service  # every reading and press goes through the page's lock
     lock: Any = web.lock if web is not None else contextlib.nullcontext()
     current = (lambda: web.service) if web is not None else (lambda: service)
-    seating = Seating(pipeline, devices, current, lock, source, str(options.get("strip_start", "bottom")))
+    seating = FollowCalibration(pipeline, devices, current, lock, source, str(options.get("strip_start", "bottom")))
     if web is not None:
         web.camera.on_apply = seating.adopt  # a calibration made on the page is followed like any other
         web.guard = PinUnlocks(web.guard)
@@ -261,8 +291,7 @@ def run_watch(args: argparse.Namespace) -> int:
         if web is not None:
             web.stop()
         service = current()  # a new match may have been started from the page
-        service.write_records()
-        service.close()
+        _finish(service, "bgref watch")
         devices.close()
     log.info("%s: %s", how, pipeline.stats.summary())
     return 0
@@ -299,7 +328,6 @@ def _start_web(options: dict[str, Any], service: RefereeService, devices: Any, p
     spec = str(options.get("web") or "0.0.0.0:8080")
     if spec == "off":
         return None
-    from .demo import web_address
     from .web import FrameKeeper, WebServer
 
     try:

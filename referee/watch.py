@@ -237,7 +237,7 @@ class Pump:
 # --- the seating, from calibration ---------------------------------------------------------------
 
 
-class Seating:
+class FollowCalibration:
     """Everything that follows a calibration: the reader, the LEDs' strip order, the referee's halves,
     the camera's exposure.  ``adopt`` is called with each calibration, first-run or from the page."""
 
@@ -258,13 +258,16 @@ class Seating:
         from firmware_bridge import Layout
         from vision import BoardReader
 
-        from .commands import dark_right_half
+        from .seating import Seating
 
         self.pipeline.reader = BoardReader(cal)
         self.devices.set_layout(Layout.seen(cal.layout.home_right, cal.layout.dark_bottom, self.strip_start))  # type: ignore[arg-type]
+        dark_right = Seating.from_layout(cal.layout).dark_right
         with self.lock:
             service = self.services()
-            service.ref = replace(service.ref, settings=replace(service.ref.settings, dark_right_half=dark_right_half(cal)))
+            if service.settings.dark_right_half != dark_right:  # journalled, as the referee's own seating calls are
+                service.journal.seating(dark_right)
+                service.ref = replace(service.ref, settings=replace(service.ref.settings, dark_right_half=dark_right))
         first = self.cal is None
         self.cal = cal
         log.warning("calibration in use: home boards on dark's %s, dark at the %s of the image, LED strip from the %s",
@@ -384,7 +387,8 @@ class Buttons:
                 service = self.services()
                 if service.ref.stage is Stage.ILLEGAL:
                     return self.handle(Press("correct"))
-                return service.take_back()
+                taken: Outcome = service.take_back()
+                return taken
         if name == "new-game":
             return self._new_game()
         if name == "mode":
@@ -402,7 +406,8 @@ class Buttons:
             return self._say(f"press new game again within {CONFIRM_SECONDS:.0f} s to drop the game in play")
         self._new_game_at = None
         with self.lock:
-            return self.services().abandon_game()
+            dropped: Outcome = self.services().abandon_game()
+            return dropped
 
     def _say(self, text: str) -> Outcome:
         note = Note(text, "warning")

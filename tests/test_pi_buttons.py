@@ -52,9 +52,10 @@ def test_take_back_undoes_the_last_play_and_the_game_goes_on_alike(tmp_path) -> 
     outcome = service.take_back()
     assert "plays the" in outcome.notes[0].text and "again" in outcome.notes[0].text
     assert len(service.events) == count - 1 and isinstance(service.events[-1], Roll)
-    assert len(journal_lines(service)) == 1 + count - 1  # the match line and the events left
-    aside = [json.loads(line)["entry"] for line in (tmp_path / "taken" / "take-back.jsonl").read_text().splitlines()]
-    assert len(aside) == 1 and aside[0]["type"] == "move"
+    # append-only: the play stays in the journal, withdrawn by a retract line after it
+    lines = journal_lines(service)
+    assert len(lines) == 1 + count + 1 and lines[-2]["type"] == "move"
+    assert lines[-1] == {"type": "retract", "count": 1, "why": "take-back"}
     assert service.ref.stage is Stage.PLAYING and service.ref.game.turn == played.player
     # the same play seen again is judged again, and the game ends as it would have
     feed(service, game[n - 1:])
@@ -85,8 +86,8 @@ def test_new_game_drops_the_game_in_play_and_waits_for_the_start(tmp_path) -> No
     assert isinstance(service.events[0], OpeningRoll)
     service.abandon_game()
     assert service.events == [] and service.ref.stage is Stage.SETUP
-    assert len(journal_lines(service)) == 1
-    assert len((tmp_path / "dropped" / "abandoned.jsonl").read_text().splitlines()) >= 6
+    last = journal_lines(service)[-1]
+    assert last["type"] == "retract" and last["count"] >= 6 and last["why"] == "abandoned"
     feed(service, game)  # the players set up and play the game from the start
     assert service.record() == whole.record()
 

@@ -4,11 +4,10 @@ when the play fits exactly one roll with the dice read, asks to see the dice
 otherwise, and never records a roll the evidence does not determine."""
 
 import json
-import random
 
 import pytest
 
-from engine import Position, legal_plays
+from engine import Position
 from engine.board import Board
 from engine.game import Move, OpeningRoll, Phase, Roll, Rules, Take
 from engine.plays import Hop, apply_hops
@@ -16,7 +15,6 @@ from referee.core import Mode, Seen, SeenDie, Settings, Stage, observe, start
 from referee.demo import load_recording
 from referee.journal import recover
 from referee.pipeline import DroppedDice
-from referee.recording import Script, record_game
 from referee.service import RefereeService
 
 SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"))
@@ -336,7 +334,7 @@ def test_power_cut_after_an_inferred_roll_resumes(tmp_path, demo):
     full, _, _ = referee_all(SETTINGS, tmp_path / "full", collected)
     folder = tmp_path / "cut"
     first = RefereeService(SETTINGS, folder, None)
-    for k, s in enumerate(collected):
+    for k, s in enumerate(collected):  # noqa: B007 - k is where the second service takes over
         if first.handle(s).inferred:
             break
     first.close()
