@@ -137,16 +137,17 @@ class Press:
 # --- what the referee says ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Signal:
-    """An LED message: ``kind`` is a :class:`SignalKind` (its name is accepted and checked:
-    a misspelt one raises ValueError here, where it was made)."""
+    """An LED message: ``kind`` is a :class:`SignalKind`, given as one or by its name
+    (``Signal("look_needed")``); a misspelt name raises ValueError here, where it is made."""
 
     kind: SignalKind
-    args: tuple[Any, ...] = ()
+    args: tuple[Any, ...]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", SignalKind(self.kind))
+    def __init__(self, kind: SignalKind | str, args: tuple[Any, ...] = ()) -> None:
+        object.__setattr__(self, "kind", SignalKind(kind))
+        object.__setattr__(self, "args", args)
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,12 +329,12 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         note = "equal opening dice: roll again"
         if ref_after.game.cube > ref.game.cube:
             note += f" (automatic double: the cube is at {ref_after.game.cube})"
-        return ref_after, _say(Note(note), signals=[Signal(SignalKind.REROLL_NEEDED, (None,))], events=[event])
+        return ref_after, _say(Note(note), signals=[Signal("reroll_needed", (None,))], events=[event])
     first = ref_after.game.turn
     ref = replace(ref_after, dice_on_board=True)
     return ref, _say(
         Note(f"{ref.settings.players[first]} plays first with {max(d0, d1)}-{min(d0, d1)}"),
-        signals=[Signal(SignalKind.YOUR_TURN, (COLOURS[first],))] + _teaching(ref),
+        signals=[Signal("your_turn", (COLOURS[first],))] + _teaching(ref),
         events=[event],
     )
 
@@ -378,7 +379,7 @@ def _void_roll(ref: Referee, mover: int) -> Outcome:
 
 def _reroll(player: int | None, why: str) -> Outcome:
     side = COLOURS[player] if player is not None else None
-    return _say(Note(why, "warning"), signals=[Signal(SignalKind.REROLL_NEEDED, (side,))])
+    return _say(Note(why, "warning"), signals=[Signal("reroll_needed", (side,))])
 
 
 def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
@@ -450,7 +451,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     names = ref.settings.players
     if ref.moved_early:
         text = f"{names[player]}'s checkers moved before {names[1 - player]}'s turn ended: put them back, then roll"
-        return ref, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())])
+        return ref, _say(Note(text, "warning"), signals=[Signal("look_needed", ())])
     half, other_half = ref.settings.right_half(player), ref.settings.right_half(1 - player)
     mine = [d for d in seen.dice if d.half == half]
     theirs = [d for d in seen.dice if d.half == other_half]
@@ -486,7 +487,7 @@ def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_pl
     must show it with the checkers as they were asked about, and one of the
     rolls they fit: other dice, or checkers moved since, may be a new turn."""
     if not one_play:
-        return ref, _say(Note("the checkers moved before the roll: put them back", "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())])
+        return ref, _say(Note("the checkers moved before the roll: put them back", "warning"), signals=[Signal("look_needed", ())])
     a, b = read[0].value, read[1].value
     assert a is not None and b is not None
     roll = (max(a, b), min(a, b))
@@ -553,7 +554,7 @@ def _taken_from_play(ref: Referee, seen: Seen, event: OpeningRoll | Roll, known:
     what = "a die was not seen" if known else "the dice were not seen"
     note = Note(f"{subject}: {what}; it is taken as {value} from the play", "warning")
     # With no die seen at all the play is the only evidence: ask the players to look.
-    signals = [] if known else [Signal(SignalKind.LOOK_NEEDED, ())]
+    signals = [] if known else [Signal("look_needed", ())]
     ref, out = _judge_seen(ref, seen)
     return ref, _merge(_say(note, signals=signals, events=[event], inferred=[event]), out)
 
@@ -574,7 +575,7 @@ def _ask_roll(ref: Referee, known: tuple[int, ...], rolls: list[tuple[int, int]]
         how = "leave the dice where they are and let the camera see them"
     else:
         how = f"show the roll: put the dice back in {where} as rolled (or put the checkers back and roll again)"
-    return _say(Note(f"{subject} was not seen whole{seen_text} and {why}: {how}", "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())])
+    return _say(Note(f"{subject} was not seen whole{seen_text} and {why}: {how}", "warning"), signals=[Signal("look_needed", ())])
 
 
 def _same_checkers(ref: Referee, seen: Seen) -> bool:
@@ -587,7 +588,7 @@ def _same_checkers(ref: Referee, seen: Seen) -> bool:
 def _cube_signal(ref: Referee) -> Signal:
     g = ref.game
     owner = None if g.cube_owner is None else COLOURS[g.cube_owner]
-    return Signal(SignalKind.CUBE, (g.cube, owner))
+    return Signal("cube", (g.cube, owner))
 
 
 def _cube_action(ref: Referee, seen: Seen, player: int) -> tuple[Referee, Outcome] | None:
@@ -603,11 +604,11 @@ def _cube_action(ref: Referee, seen: Seen, player: int) -> tuple[Referee, Outcom
         try:
             match = apply_to_match(ref.match, Double(player))
         except EventRefused as exc:
-            return ref, _say(Note(f"the cube cannot be turned: {exc}", "illegal"), signals=[Signal(SignalKind.LOOK_NEEDED, ())])
+            return ref, _say(Note(f"the cube cannot be turned: {exc}", "illegal"), signals=[Signal("look_needed", ())])
         ref = replace(ref, match=match)
         return ref, _say(
             Note(f"{ref.settings.players[player]} doubles to {g.cube * 2}: take (roll on) or drop (button)"),
-            signals=[Signal(SignalKind.CUBE, (g.cube * 2, COLOURS[1 - player]))],
+            signals=[Signal("cube", (g.cube * 2, COLOURS[1 - player]))],
             events=[Double(player)],
         )
     return None
@@ -628,7 +629,7 @@ def _cube_pending(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         match = apply_to_match(ref.match, Beaver(answering))
         return replace(ref, match=match), _say(
             Note(f"{ref.settings.players[answering]} beavers: the cube is at {g.offered * 2}"),
-            signals=[Signal(SignalKind.CUBE, (g.offered * 2, COLOURS[answering]))],
+            signals=[Signal("cube", (g.offered * 2, COLOURS[answering]))],
             events=[Beaver(answering)],
         )
     if _is_start(seen.board) and not seen.dice:
@@ -651,7 +652,7 @@ def _rolled_by(ref: Referee, seen: Seen, player: int) -> bool:
 def _drop(ref: Referee, player: int) -> tuple[Referee, Outcome]:
     match = apply_to_match(ref.match, Drop(player))
     ref = replace(ref, match=match, stage=Stage.OVER, dice_on_board=False)
-    return ref, _say(_result_note(ref, f"{ref.settings.players[player]} drops"), events=[Drop(player)], signals=[Signal(SignalKind.CUBE, (1, None))])
+    return ref, _say(_result_note(ref, f"{ref.settings.players[player]} drops"), events=[Drop(player)], signals=[Signal("cube", (1, None))])
 
 
 def _result_note(ref: Referee, how: str) -> Note:
@@ -706,7 +707,7 @@ def _lifted(ref: Referee, seen: Seen) -> Outcome:
     sources = _teaching(ref)
     destinations = teaching_destinations(ref, dark_point) if point != 25 else _bar_destinations(ref)
     spots = sources[0].args[0] if sources else ()
-    return _say(signals=[Signal(SignalKind.TEACHING, (spots, destinations))])
+    return _say(signals=[Signal("teaching", (spots, destinations))])
 
 
 def _bar_destinations(ref: Referee) -> tuple[int | str, ...]:
@@ -753,12 +754,12 @@ def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         # Neither a legal play nor a clear illegal one: say what was seen and ask for a look.
         return ref, _say(
             Note(f"please look at {', '.join(map(str, doubt))}: the camera is unsure, and as read the play is illegal: {reasons}", "warning"),
-            signals=[Signal(SignalKind.LOOK_NEEDED, (tuple(doubt),))],
+            signals=[Signal("look_needed", (tuple(doubt),))],
             verdict=verdict,
         )
     return ref, _say(
         Note(f"illegal play by {name}: {reasons}{hint}", "illegal"),
-        signals=[Signal(SignalKind.ILLEGAL_PLAY, (points,))],
+        signals=[Signal("illegal_play", (points,))],
         verdict=verdict,
     )
 
@@ -790,7 +791,7 @@ def _other_moved_early(ref: Referee, play: Play) -> tuple[Referee, Outcome]:
     if ref.stage is not Stage.PLAYING:
         return ref, out
     text = f"{names[1 - mover]} moved before {names[mover]} picked up the dice: put those checkers back, then roll"
-    return replace(ref, moved_early=True), _merge(out, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())]))
+    return replace(ref, moved_early=True), _merge(out, _say(Note(text, "warning"), signals=[Signal("look_needed", ())]))
 
 
 def _as_position(after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> Position | None:
@@ -819,13 +820,13 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
     match = apply_to_match(ref.match, move)
     ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=())
     moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
-    signals = [] if ref.settings.mode is Mode.RECORD else [Signal(SignalKind.PLAY_ACCEPTED, (moved,))]
+    signals = [] if ref.settings.mode is Mode.RECORD else [Signal("play_accepted", (moved,))]
     notes = [Note(text)]
     if match.games_played > ref_games:
         ref = replace(ref, stage=Stage.OVER)
         notes.append(_result_note(ref, f"{ref.settings.players[player]} bore off"))
         return ref, _say(*notes, signals=signals, events=[move], verdict=verdict)
-    signals.append(Signal(SignalKind.YOUR_TURN, (COLOURS[1 - player],)))
+    signals.append(Signal("your_turn", (COLOURS[1 - player],)))
     return ref, _say(*notes, signals=signals, events=[move], verdict=verdict)
 
 
@@ -856,7 +857,7 @@ def _illegal(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
 def _accept_illegal(ref: Referee, how: str) -> tuple[Referee, Outcome]:
     g = ref.game
     if ref.illegal_after is None:
-        return ref, _say(Note("this play cannot be accepted: the board is impossible as seen; correct it", "illegal"), signals=[Signal(SignalKind.LOOK_NEEDED, ())])
+        return ref, _say(Note("this play cannot be accepted: the board is impossible as seen; correct it", "illegal"), signals=[Signal("look_needed", ())])
     verdict = ref.illegal_verdict
     reasons = "; ".join(r.text for r in verdict.reasons) if verdict else ""
     move = Move(g.turn, ref.illegal_after, accept_illegal=True)
@@ -873,7 +874,7 @@ def _press(ref: Referee, press: Press) -> tuple[Referee, Outcome]:
         return _accept_illegal(ref, "accepted as made by the opponent")
     if button == "correct" and ref.stage is Stage.ILLEGAL and ref.illegal_verdict is not None:
         points = _dark_points(ref.illegal_verdict.points, ref.game.turn)
-        return ref, _say(Note("correct the play: the blinking points show where"), signals=[Signal(SignalKind.ILLEGAL_PLAY, (points,))])
+        return ref, _say(Note("correct the play: the blinking points show where"), signals=[Signal("illegal_play", (points,))])
     if button == "drop" and ref.game.phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED):
         return _drop(ref, ref.game.turn)
     if button == "take" and ref.game.phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED):
@@ -899,7 +900,7 @@ def _teaching(ref: Referee) -> list[Signal]:
     player = ref.game.turn
     mine = ref.game.position.on_roll
     sources = {h.src for p in legal_plays(ref.game.position, ref.game.dice) for h in p.hops if mine[h.src - 1]}
-    return [Signal(SignalKind.TEACHING, (_dark_points(sorted(sources), player),))]
+    return [Signal("teaching", (_dark_points(sorted(sources), player),))]
 
 
 def teaching_destinations(ref: Referee, lifted_from: int) -> tuple[int | str, ...]:
