@@ -1,4 +1,4 @@
-"""Plays replayed per second by ``bgref check-match`` on the shared real matches.
+"""Plays replayed per second by ``bgref check-match`` on the real matches (``tests/data/matches``).
 
     .venv/bin/python benchmarks/bench_check_match.py [MATCHES_DIR] [--repeat N] [--all-round-trips] [--gnubg]
 
@@ -27,7 +27,7 @@ from engine.mat import read_mat, read_mat_replay, write_mat
 from engine.sgf import read_sgf, write_sgf
 from referee.cli_records import run_check
 
-DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "matches"
+DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "data" / "matches"
 
 
 def match_files(folder: Path) -> list[str]:

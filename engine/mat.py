@@ -67,7 +67,7 @@ import re
 from dataclasses import dataclass, replace
 
 from . import game as flow
-from .plays import legal_plays
+from .plays import PlayError, legal_plays
 from .record import (
     Action,
     Beaver,
@@ -92,6 +92,7 @@ from .replay import (
     advance,
     check_score,
     finish_game,
+    read_movement,
     replay,
     start_match,
 )
@@ -141,8 +142,9 @@ class _RawMatch:
 _TAG = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d+)\s+points?\s+match\b", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
+_SCORE = re.compile(r"^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$")
 _NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
+_RENUMBERED = re.compile(r"(?<=\s)\d+\)(?=\s)")  # a move number repeated inside a line
 _ITEM_START = re.compile(r"(?<![\w/*])(?:[1-6][1-6]:|Doubles\b|Takes\b|Drops\b|Beavers\b|Raccoons\b|Wins\b|Losses\b)", re.IGNORECASE)
 _ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
 _CUBE = re.compile(r"^(Doubles|Beavers|Raccoons)(?:\s*=>\s*(\d+))?$", re.IGNORECASE)
@@ -185,6 +187,10 @@ def _parse(text: str, source: str) -> _RawMatch:
             raise _fail(source, number, f"expected a header tag, ';' comment or 'N point match', not {stripped!r}")
     if raw.length is None:
         raise _fail(source, len(lines), "no 'N point match' line")
+    if expect_score:
+        # The file stops after a game's header (a download cut short): the game
+        # is kept, with no score line, no play and no result.
+        raw.games[-1].score = (-1, -1)
     return raw
 
 
@@ -208,6 +214,12 @@ def _score_line(stripped: str, source: str, number: int) -> tuple[tuple[str, str
 def _body_line(line: str, source: str, number: int, game: int) -> list[_Line]:
     numbered = _NUMBERED.match(line)
     body = numbered.group(2) if numbered else line
+    again = _RENUMBERED.search(body) if numbered else None
+    if again:
+        # Two numbered lines joined into one (``24) 43: 21/18 18/14    24)  Losses
+        # 2 point    Wins 2 point``): the second is read with its own columns.
+        head, rest = line[: len(line) - len(body) + again.start()], body[again.start() :]
+        return _body_line(head, source, number, game) + _body_line(rest, source, number, game)
     starts = [m.start() for m in _ITEM_START.finditer(body)]
     if not starts:
         if body.strip():
@@ -274,13 +286,20 @@ def read_mat(text: str, source: str = "<mat>") -> Match:
 
 
 def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
-    """The match in a ``.mat`` text with its replay (read once, checked once)."""
+    """The match in a ``.mat`` text with its replay (read once, checked once);
+    the replay's warnings name the line of what was read as stated rather
+    than as the rules give it."""
     raw = _parse(text, source)
     rules, tags = _rules(raw, source)
-    state = start_match(rules, [Game(g.score, ()) for g in raw.games[:1]])
+    state = start_match(rules, [Game(g.score, ()) for g in raw.games[:1] if g.score != (-1, -1)])
     games: list[Game] = []
     replays: list[GameReplay] = []
+    warnings: list[str] = []
     for number, raw_game in enumerate(raw.games, start=1):
+        if raw_game.score == (-1, -1):
+            raw_game.score = state.score
+            raw_game.players = raw.games[number - 2].players if number > 1 else ("", "")
+            warnings.append(f"{source}: line {raw_game.line}: game {number}: the file ends after the game's header")
         try:
             check_score(state, raw_game.score, number)
         except ReplayError as exc:
@@ -293,10 +312,11 @@ def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
             raise
         games.append(game)
         replays.append(done)
+        warnings += done.warnings
         state = finish_game(state, done, number)
     players = raw.games[0].players if raw.games else _tag_players(raw.tags)
     match = Match(players, rules, tuple(games), tags, "\n".join(raw.comments))
-    return MatchReplay(match, tuple(replays))
+    return MatchReplay(match, tuple(replays), tuple(warnings))
 
 
 _RULE_TAGS = ("crawford", "jacoby", "beaver", "beavers", "cubelimit", "raccoons", "raccoon", "autodoubles")
@@ -335,6 +355,7 @@ def _tag_players(tags: list[tuple[str, str]]) -> tuple[str, str]:
 def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tuple[Game, GameReplay]:
     steps: list[Step] = []
     actions: list[Action] = []
+    lines: list[int] = []  # the line of each step
     state = start
     moves = 0
     claimed: _Line | None = None
@@ -347,20 +368,36 @@ def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tup
             continue
         action = _action(entry.item, state, ends_game=_only_wins_follow(items, k))
         moves += isinstance(action, Move)
+        if isinstance(action, Move):
+            _check_syntax(action.play, source, entry.number, number, moves)
         step = _advance(state, action, source, entry.number, number, max(moves, 1))
         action = _canonical(action, step)
         actions.append(action)
         steps.append(replace(step, action=action))
+        lines.append(entry.number)
         state = step.after
+    said: tuple[str, ...] = ()
     if claimed is not None:
-        state = _claim(claimed, state, raw.score, actions, steps, (source, number, max(moves, 1)))
+        state, said = _claim(claimed, state, raw.score, actions, steps, (source, number, max(moves, 1)))
+        lines += [claimed.number] * (len(steps) - len(lines))
     result = state.result
     game = Game(
         raw.score,
         tuple(actions),
         None if result is None else Result(result.winner, result.points, result.how == "resignation"),
     )
-    return game, GameReplay(number, raw.score, tuple(steps), start, state)
+    warnings = [f"{source}: line {line}, game {number}, move {s.move}: {w}" for s, line in zip(steps, lines) for w in s.warnings]
+    if claimed is not None:
+        warnings += [f"{source}: line {claimed.number}, game {number}, move {max(moves, 1)}: {w}" for w in said]
+    return game, GameReplay(number, raw.score, tuple(steps), start, state, tuple(warnings))
+
+
+def _check_syntax(play: str, source: str, line: int, game: int, move: int) -> None:
+    """A play's text must be moves, however illegal; anything else is damage."""
+    try:
+        read_movement(play)
+    except PlayError as exc:
+        raise _fail(source, line, str(exc), game, move) from None
 
 
 def _only_wins_follow(items: list[_Line], k: int) -> bool:
@@ -396,28 +433,36 @@ def _canonical(action: Action, step: Step) -> Action:
 
 def _claim(
     claimed: _Line, state: flow.Game, score: tuple[int, int], actions: list[Action], steps: list[Step], where: tuple[str, int, int]
-) -> flow.Game:
-    """The state after a ``Wins`` line: the game's result, or a resignation.
+) -> tuple[flow.Game, tuple[str, ...]]:
+    """The state after a ``Wins`` line (the game's result, or a resignation)
+    and warnings where the stated points are not what the rules give.
 
-    Some programs write only the points the winner needed for the match (``Wins
-    2 point and the match`` with the cube on 4); such a claim is accepted when
-    the rules' result also wins the match.
+    The result is read as stated, except that a claim capped at the match
+    (``Wins 2 point and the match`` after a drop with the cube on 4: the
+    points the winner needed) keeps the rules' points, as GNU Backgammon
+    does.  Points no resignation gives (a match forfeit: Galaxy's ``Wins 4
+    point`` with the cube on 1) and a gammon counted single (Galaxy's
+    one-game matches, played with the Jacoby rule) are kept with a warning.
+    A winner other than the rules' is an error.
     """
     assert isinstance(claimed.item, Wins)
     source, game, move = where
     winner, points = claimed.item.player, claimed.item.points
     length = state.rules.match_length
     needed = length - score[winner] if length else 0
+    warnings: tuple[str, ...] = ()
     if state.result is None:
-        resign = Resign(other(winner), _resign_points(points, state.cube, needed))
+        resigned = _resign_points(points, state.cube, needed)
+        if resigned != points:
+            warnings = (f"'Wins {points} point' read as a resignation of {resigned} point(s) (the least that wins the match)",)
+        resign = Resign(other(winner), resigned)
         step = _advance(state, resign, source, claimed.number, game, move)
         actions.append(resign)
         steps.append(step)
         state = step.after
     assert state.result is not None
     given = state.result.points
-    capped = 0 < needed <= min(points, given)
-    if state.result.winner != winner or (given != points and not capped):
+    if state.result.winner != winner:
         raise _fail(
             source,
             claimed.number,
@@ -426,12 +471,16 @@ def _claim(
             game,
             move,
         )
-    return state
+    if given == points or 0 < needed <= min(points, given) or warnings:
+        return state, warnings
+    warning = f"says player {winner} wins {points} point(s), the rules give {given} ({state.result.how}): read as stated"
+    return replace(state, result=replace(state.result, points=points)), (warning,)
 
 
 def _resign_points(points: int, cube: int, needed: int) -> int:
     """The points of the resignation a ``Wins`` line stands for: 1, 2 or 3
-    times the cube; a claim capped at the match takes the least that wins it."""
+    times the cube; a claim capped at the match takes the least that wins it;
+    any other (a forfeit) as stated."""
     level, rest = divmod(points, cube)
     if not rest and 1 <= level <= 3:
         return points
@@ -454,7 +503,7 @@ def write_mat(match: Match) -> str:
                 f"game {number}: the cube starts at {game.cube} (automatic doubles), "
                 "which a .mat file cannot say; write SGF"
             )
-    done = replay(match)
+    done = replay(match, tolerant=True)  # a record is always written, as made
     out = [f'; [{key} "{value}"]' for key, value in match.tags]
     out += _rule_tags(match.rules)
     out += [f"; {line}" if line else ";" for line in match.comment.splitlines()]

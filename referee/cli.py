@@ -30,6 +30,7 @@ _COMMANDS: dict[str, str] = {
     "leds": "firmware_bridge.cli",
     "watch": "referee.commands",
     "replay": "referee.commands",
+    "show-calls": "referee.calls",
 }
 
 

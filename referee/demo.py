@@ -15,6 +15,7 @@ import logging
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from functools import partial
 from importlib import resources
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Any, Callable, Iterator, TextIO
 from engine.game import Rules
 from firmware_bridge import Signals, SimulatedBoard
 
-from .commands import dark_right_half, web_address
+from .commands import web_address
 from .core import Mode, Note, Seen, Settings
 from .service import RefereeService
 
@@ -92,11 +93,12 @@ def load_recording(path: Path | None) -> tuple[dict[str, Any], list[dict[str, An
 
 def _reading_steps(items: list[dict[str, Any]], handle: Callable[[Seen], Any]) -> Iterator[tuple[float, Callable[[], Any]]]:
     for item in items:
-        yield float(item.get("t", 0.0)), partial(_handle_reading, handle, item["reading"])
+        t = float(item.get("t", 0.0))
+        yield t, partial(_handle_reading, handle, item["reading"], t)
 
 
-def _handle_reading(handle: Callable[[Seen], Any], reading: dict[str, Any]) -> Any:
-    return handle(Seen.from_reading(reading))
+def _handle_reading(handle: Callable[[Seen], Any], reading: dict[str, Any], t: float) -> Any:
+    return handle(replace(Seen.from_reading(reading), t=t))
 
 
 def _video_steps(source: Any, pipeline: Any) -> Iterator[tuple[float, Callable[[], Any]]]:
@@ -109,6 +111,8 @@ def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
     from vision import BoardReader, CalibrationConfig, calibrate, load_calibration
     from vision.sources import CameraError, open_source
     from vision.errors import VisionError
+
+    from .seating import Seating
 
     try:
         source = open_source(args.video)
@@ -124,7 +128,7 @@ def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
             source.open()
     except (CameraError, VisionError) as exc:
         raise SystemExit(f"bgref demo: {exc}") from None
-    return source, BoardReader(cal), dark_right_half(cal)
+    return source, BoardReader(cal), Seating.from_layout(cal.layout).dark_right
 
 
 def run(args: argparse.Namespace) -> int:

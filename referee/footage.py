@@ -25,6 +25,7 @@ from vision.geometry import bar_centre, checker_centre
 from vision.render import CubeSpec, DieSpec, Scene, Setup, _free_spot, paint_board, paint_scene, photograph, random_setup, with_arm
 
 from .recording import Script, record_game
+from .seating import Seating
 
 Frame = NDArray[np.uint8]
 
@@ -36,10 +37,6 @@ class FootageConfig:
     arm_frames: int = 1  # frames of a hand passing over the board
     size: tuple[int, int] = (1280, 720)
     grain: float = 0.7  # temporal sensor noise, as a share of the camera's noise (0: none, compresses well)
-
-
-def dark_right_half(layout: Layout) -> str:
-    return "home" if layout.home_right == layout.dark_bottom else "outer"
 
 
 @dataclass
@@ -144,7 +141,7 @@ def game_items(seed: int, layout: Layout, script: Script | None = None, turns: i
     """The readings of a scripted game whose rolls land in the right halves for ``layout``,
     cut after ``turns`` plays when given."""
     script = script or Script()
-    script.dark_right_half = dark_right_half(layout)
+    script.dark_right_half = Seating.from_layout(layout).dark_right
     items = []
     plays = 0
     for item in record_game(random.Random(seed), script):

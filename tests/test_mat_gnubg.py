@@ -28,7 +28,7 @@ from engine.replay import MatchReplay, match_id
 
 gnubg = pytest.importorskip("gnubg", reason="the gnubg package (x86-64 wheels only) is the oracle for these tests")
 
-from test_mat_corpus import corpus, needs_matches
+from test_mat_corpus import corpus
 
 from referee import gnubg_link
 
@@ -84,7 +84,6 @@ def theirs(match: dict) -> list:
     return games
 
 
-@needs_matches
 def test_gnubg_reads_our_mat_output_as_the_same_games(oracle):
     compared = moves = 0
     with tempfile.TemporaryDirectory() as folder:
@@ -97,7 +96,6 @@ def test_gnubg_reads_our_mat_output_as_the_same_games(oracle):
     assert (compared, moves) == (sum(len(d.games) for d in corpus().values()), sum(d.play_count() for d in corpus().values()))
 
 
-@needs_matches
 def test_gnubg_ids_before_every_move_and_cube_action_agree(oracle):
     """gnubg shows a roll at which a player resigned (``Roll``) before its dice
     and the resignation itself from the previous turn, so those two steps are
@@ -141,7 +139,6 @@ def _layout(text: str) -> list[tuple]:
     return out
 
 
-@needs_matches
 def test_our_layout_is_gnubgs_own_export_layout(oracle):
     checked = 0
     differ: list[tuple[str, int]] = []
