@@ -1,13 +1,14 @@
 """Plays replayed per second by ``bgref check-match`` on the real matches (``tests/data/matches``).
 
-    .venv/bin/python benchmarks/bench_check_match.py [MATCHES_DIR] [--repeat N] [--all-round-trips] [--gnubg]
+    .venv/bin/python benchmarks/bench_check_match.py [MATCHES_DIR] [--repeat N] [--all-round-trips] [--gnubg] [--docs]
 
 Times the command's own work (read every file, replay every play through the
 rules, write the JSON report) in-process, best of ``--repeat`` runs, and also one
 run of the installed ``bgref check-match --json`` as a subprocess (start-up
 included).  ``--all-round-trips`` also checks the .mat and SGF round trips on
 every match (as the test suite does); ``--gnubg`` also checks
-that GNU Backgammon reads our .mat output of every match as the same games.
+that GNU Backgammon reads our .mat output of every match as the same games.  ``--docs``
+also writes the result into its section of docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.mat import read_mat, read_mat_replay, write_mat
 from engine.sgf import read_sgf, write_sgf
 from referee.cli_records import run_check
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import docs_section  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "data" / "matches"
 
@@ -100,11 +104,17 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--all-round-trips", action="store_true")
     parser.add_argument("--gnubg", action="store_true")
+    docs_section.add_flag(parser)
     args = parser.parse_args()
     paths = match_files(args.folder)
     if not paths:
         print(f"no .mat/.txt matches under {args.folder}", file=sys.stderr)
         return 2
+    with docs_section.recorded("check-match", "Real matches replayed by bgref check-match", enabled=args.docs):
+        return _measure(args, paths)
+
+
+def _measure(args: argparse.Namespace, paths: list[str]) -> int:
     seconds, text, code = in_process(paths, args.repeat)
     games, plays, illegal = count(text)
     print(f"check-match: {len(paths)} files, {games} games, {plays} plays, {illegal} illegal, exit {code}")
