@@ -20,7 +20,6 @@ import contextlib
 import io
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.mat import read_mat, read_mat_replay, write_mat
 from engine.sgf import read_sgf, write_sgf
 from referee.cli_records import run_check
+import docs_section  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "data" / "matches"
 
@@ -135,10 +135,8 @@ def write_docs(folder: Path, lines: list[str], load: float) -> None:
         + "\n"
     )
     text = DOCS.read_text(encoding="utf-8") if DOCS.exists() else "# Benchmarks\n\n"
-    found = re.search(r"^## Records\n.*?(?=^## |\Z)", text, re.MULTILINE | re.DOTALL)
-    text = text[: found.start()] + section + text[found.end() :] if found else text.rstrip("\n") + "\n\n" + section
     DOCS.parent.mkdir(exist_ok=True)
-    DOCS.write_text(text, encoding="utf-8")
+    DOCS.write_text(docs_section.replace_section(text, "check-match", section), encoding="utf-8")
 
 
 def main() -> int:

@@ -1,6 +1,6 @@
 """The Jellyfish/FIBS ``.mat`` text match format: read every dialect, write GNU Backgammon's.
 
-Dialects read (``shared/formats.md``; GNU Backgammon's ``import.c`` and
+Dialects read (``docs/records.md``; GNU Backgammon's ``import.c`` and
 ``export.c``): GNU Backgammon, Backgammon Galaxy (bar ``25``, off ``0``, one
 hop per die, ``Losses N point``, ``Wins N point and the match``), Backgammon
 Studio and eXtreme Gammon (``bar/22``, ``6/off``, ``13/11(2)``, chains
