@@ -142,16 +142,14 @@ class BoardReader:
 
 
 # names the stages' modules now hold, as tests and benchmarks import them from here
-from vision.blobs import WhiteBlob, _blob, _column_medians, _grown, white_blobs  # noqa: E402,F401
+from vision.blobs import WhiteBlob, _blob, _column_medians  # noqa: E402,F401
 from vision.cube import _face_mask, _read_numeral, _square_centre, cube_past_outline, face_square  # noqa: E402,F401
 from vision.dice_board import (  # noqa: E402,F401
     TopFace, cocked_look, counts_as_die, face_marked, greyer_than_dice, lit_as_board, one_is_a_pip,
     past_flat_die, read_die, read_top_face, same_face, tipped_read_stands,
 )
-from vision.light import camera_view, normalise_light  # noqa: E402,F401
-from vision.occlusion import arm_over_board  # noqa: E402,F401
+from vision.light import normalise_light  # noqa: E402,F401
 from vision.points import (  # noqa: E402,F401
-    _TABLES, _borrowed_shade, _neighbours, class_loglik, covered_points, extra_checkers, layer_steps,
-    overcounted, rim_evidence, rim_strengths, rims_fill, rims_vouch, rims_weighed,
+    _TABLES, _borrowed_shade, _neighbours, class_loglik, covered_points, extra_checkers, overcounted, rim_strengths, rims_fill, rims_vouch, rims_weighed,
 )
-from vision.windows import Warp, board_window, cube_pad, window_maps  # noqa: E402,F401
+from vision.windows import board_window, window_maps  # noqa: E402,F401
