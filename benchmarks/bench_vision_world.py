@@ -172,13 +172,21 @@ def main() -> int:
 
 
 def write_section(heading: str, body: str) -> None:
-    """Replace (or add) this run's section of docs/benchmarks.md (``benchmarks/docs_section.py``),
-    leaving the others alone; the section's name is the heading's words."""
-    from benchmarks import docs_section
+    """Replace (or add) one section of docs/benchmarks.md, leaving the others alone."""
+    DOCS.parent.mkdir(parents=True, exist_ok=True)
+    old = DOCS.read_text(encoding="utf-8") if DOCS.exists() else "# Benchmarks\n\nMeasurements written by the benchmarks in `benchmarks/`.\n"
+    lines = old.splitlines(keepends=True)
+    section = [f"{heading}\n", "\n", body.strip() + "\n", "\n"]
+    starts = [i for i, ln in enumerate(lines) if ln.rstrip("\n") == heading]  # the heading as a whole line
+    if starts:
+        i = starts[0]
+        j = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("## ")), len(lines))
+        lines[i:j] = section
+    else:
+        lines += ["\n"] if lines and lines[-1].strip() else []
+        lines += section
+    DOCS.write_text("".join(lines).rstrip("\n") + "\n", encoding="utf-8")
 
-    title = heading.lstrip("#").strip()
-    name = "-".join("".join(c if c.isalnum() else " " for c in title.lower()).split())
-    docs_section.write_section(name, title, body, markdown=True)
 
 if __name__ == "__main__":
     raise SystemExit(main())
