@@ -227,7 +227,7 @@ def test_watch_without_calibration_referees_a_whole_recorded_game(tmp_path) -> N
         truth.handle(Seen.from_reading(item["reading"]))
     assert truth.ref.match.games_played == 1  # the script plays the game to its end
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "no-config"), STATE_DIRECTORY=str(tmp_path / "state"))
-    run = subprocess.run([sys.executable, "-m", "referee.cli", "watch", "--camera", str(frames), "--simulate-leds", "--web", "off"],
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "watch", "--camera", str(frames), "--simulate-leds", "--web", "off", "--match-length", "5"],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
     assert run.returncode == 0, run.stderr[-3000:]
     seen = recover(tmp_path / "state" / "current" / "match.journal")
