@@ -145,3 +145,24 @@ def test_devices_follow_a_layout_everywhere() -> None:
     devices = Devices(signals=None, board=board)
     devices.set_layout(replace(Layout(), home="left"))
     assert board.layout == Layout("left")
+
+
+def test_a_missing_led_controller_shows_on_the_status_led() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from firmware_bridge import LedController, StatusLight, open_status_led
+    from firmware_bridge.errors import ControllerNotFoundError
+
+    clock = Clock()
+
+    def no_pico():
+        raise ControllerNotFoundError("no LED controller found")
+
+    factory = MockFactory()
+    led = open_status_led(pin_factory=factory)
+    controller = LedController(no_pico, clock=clock, report=lambda text: None)
+    devices = Devices(signals=Signals(controller, clock=clock, status=StatusLight(led, clock)), controller=controller, status=led)
+    devices.service()
+    assert devices.signals.scene.controller_fault
+    assert [factory.pin(n).state for n in (17, 27, 22)] == [0, 1, 1]  # red (common anode: low = lit), fast blink on
+    devices.close()
