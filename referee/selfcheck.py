@@ -54,7 +54,7 @@ def grab(options: dict[str, Any], warm_up: float = WARM_UP_SECONDS, clock: Calla
     try:
         recorded = isinstance(source, (FolderSource, VideoFileSource))
         started, frame = clock(), None
-        for _, frame in source.frames():
+        for _, frame in source.frames():  # noqa: B007 - the last frame read is the one kept
             if recorded or clock() - started >= warm_up:
                 break
         if frame is None:

@@ -319,7 +319,7 @@ def _lamp_field(scene: Scene, cam: Camera, shape: tuple[int, int]) -> NDArray[np
     step = 16
     ys, xs = np.mgrid[0:h:step, 0:w:step].astype(np.float64)
     Hinv = np.linalg.inv(cam.homography(0.0, np.eye(3)))
-    p = np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)]) 
+    p = np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
     q = Hinv @ p
     x, y = q[0] / q[2], q[1] / q[2]
     total = np.zeros_like(x)
