@@ -23,7 +23,7 @@ from engine.game import Game as GameState
 from engine.mat import read_mat_replay, write_mat
 from engine.position import board_diagram
 from engine.record import IllegalPlay, Match, Move, RecordError
-from engine.replay import GameReplay, MatchReplay, identifiers
+from engine.replay import GameReplay, MatchReplay, Step, identifiers
 from engine.sgf import read_sgf_replay, write_sgf
 
 
@@ -93,11 +93,18 @@ def run_check(paths: list[str], as_json: bool, out: TextIO) -> int:
         out.write((json.dumps(report) if as_json else _summary(report, done)) + "\n")
         for warning in report["warnings"]:
             _error("check-match", f"warning: {warning}")
-        if report["illegal"]:
-            first = report["illegal"][0]
-            _error("check-match", f"{path}: game {first['game']}, move {first['move']}: illegal play {first['play']!r}")
+        for game, step in done.illegal():
+            _error("check-match", _illegal_message(path, game, step))
     out.flush()
     return 1 if failed else UNFINISHED if unfinished else 0
+
+
+def _illegal_message(path: str, game: GameReplay, step: Step) -> str:
+    """One line naming the file, line (when known), game and move of an illegal play."""
+    line = game.line_of(step)
+    where = f" on line {line}" if line is not None else ""
+    play = step.action.play if isinstance(step.action, Move) else ""
+    return f"{path}: game {game.number}, move {step.move}: illegal play {play!r}{where}: " + "; ".join(step.reasons)
 
 
 def _reason(path: str, exc: Exception) -> str:

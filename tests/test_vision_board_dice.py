@@ -15,6 +15,7 @@ from vision import BoardReader, CalibrationConfig, calibrate
 from vision.config import ReaderConfig
 from vision.geometry import START_POINTS, BoardGeometry, surface_height
 from vision.pose import Viewpoint
+import vision.cube as cube
 import vision.read as read
 from vision.read import WhiteBlob, _borrowed_shade, _face_mask, _read_numeral, _square_centre, board_window, cube_past_outline, face_marked, face_square, past_flat_die
 from vision.render import DIE_CLEARANCE, random_scene, random_setup, render
@@ -200,7 +201,7 @@ def test_a_cube_numeral_is_matched_on_its_face_not_on_the_wood_around_it(name: s
     score, seen = _read_numeral(cfg, patch, face, blob, at)
     assert seen == value and score >= 0.6
     if name.startswith("pale"):  # the numeral matched on the whole crop, wood and all, as before
-        monkeypatch.setattr(read, "face_square", lambda *a: None)
+        monkeypatch.setattr(cube, "face_square", lambda *a: None)
         old_score, _ = _read_numeral(cfg, patch, face, blob, at)
         assert old_score < 0.4
 
