@@ -31,6 +31,7 @@ class SignalKind(StrEnum):
     LOOK_NEEDED = "look_needed"
     CUBE = "cube"
     CAMERA_FAULT = "camera_fault"
+    SETUP_NEEDED = "setup_needed"
     CONTROLLER_FAULT = "controller_fault"
     CLEAR = "clear"
 
@@ -72,6 +73,8 @@ _LOOKS = (
          "who owns the cube"),
     Look("camera-fault", "both seat lights and both bar LEDs; points dark", WHITE, Pattern.TRIPLE,
          "the camera cannot see the board"),
+    Look("setup", "both bar LEDs and both seat lights; points dark", BLUE, Pattern.BLINK_SLOW,
+         "put the checkers in the start position: the referee learns the board from it"),
     Look("status-ok", "Pi status LED", GREEN, Pattern.SOLID, "referee running"),
     Look("status-controller-fault", "Pi status LED", RED, Pattern.BLINK_FAST,
          "LED controller missing or not answering"),
@@ -109,12 +112,16 @@ class Scene:
     overlay: Overlay | None = None
     camera_fault: bool = False
     controller_fault: bool = False
+    setup: bool = False  # not calibrated yet: waiting for the start position
 
 
 def render(scene: Scene, now: float) -> LedState:
     """The LED state that shows ``scene`` at time ``now`` (seconds)."""
     if scene.camera_fault:
         look = SIGNAL_TABLE["camera-fault"].light
+        return LedState().with_lights({n: look for n in BARS + ("turn-dark", "turn-light")})
+    if scene.setup:
+        look = SIGNAL_TABLE["setup"].light
         return LedState().with_lights({n: look for n in BARS + ("turn-dark", "turn-light")})
     overlay = scene.overlay
     if overlay is not None and overlay.until is not None and now >= overlay.until:
@@ -234,6 +241,10 @@ class Signals:
         """Show (or clear) the camera fault."""
         self._set(camera_fault=on)
 
+    def setup_needed(self, on: bool = True) -> None:
+        """Ask for the start position (no calibration yet), or stop asking."""
+        self._set(setup=on)
+
     def controller_fault(self, on: bool = True) -> None:
         """Record a controller fault (shown on the Pi's status LED)."""
         self._set(controller_fault=on)
@@ -286,6 +297,7 @@ _ACTIONS: dict[SignalKind, Callable[..., None]] = {
     SignalKind.LOOK_NEEDED: Signals.look_needed,
     SignalKind.CUBE: Signals.cube,
     SignalKind.CAMERA_FAULT: Signals.camera_fault,
+    SignalKind.SETUP_NEEDED: Signals.setup_needed,
     SignalKind.CONTROLLER_FAULT: Signals.controller_fault,
     SignalKind.CLEAR: Signals.clear,
 }

@@ -69,7 +69,8 @@ def format_calls(calls: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + f"\n{len(calls)} call{'s' if len(calls) != 1 else ''}: {summary}\n"
 
 
-def run_show_calls(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_show_calls(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
     path = args.folder / CALLS_NAME if args.folder.is_dir() else args.folder
     if not path.is_file():
         if args.folder.is_dir() and (args.folder / "match.journal").is_file():

@@ -262,6 +262,7 @@ class Referee:
     rolls_read: tuple[tuple[int, int], ...] = ()  # each reading of this turn's roll (higher die first)
     swap_play: Position | None = None  # the first play as the other player made it, while the seating is in doubt
     unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
+    moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
 
     @property
     def game(self) -> Game:
@@ -301,8 +302,8 @@ def observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     """The referee after a settled reading or a button press, and what it says."""
     new, out = _observe(ref, seen)
     if out.calls:
-        stamp = {"game": ref.match.games_played + 1, "turn": ref.plays}
-        out = replace(out, calls=tuple(replace(c, **stamp) for c in out.calls))
+        game, turn = ref.match.games_played + 1, ref.plays
+        out = replace(out, calls=tuple(replace(c, game=game, turn=turn) for c in out.calls))
     return new, out
 
 
@@ -329,7 +330,7 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
 # --- what can physically have happened ---------------------------------------------------
 
 UNSURE_RUN = 3  # impossible readings in a row before the players are asked to look
-NEAR = 2  # checkers a reading may be off by and still be taken for the board the rules allow
+NEAR = 1  # checkers a reading may be off by and still be taken for the board the rules allow
 
 
 def _distance(a: Board, b: Board) -> int:
@@ -377,7 +378,8 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     if _possible(ref, seen):
         return replace(ref, unsure_run=0), seen, Outcome()
     g = ref.game
-    allowed = _allowed_boards(ref)
+    # Waiting on the players to show a roll, the game may have moved on beyond what the referee follows.
+    allowed = _allowed_boards(ref) if ref.asked_board is None else []
     near = sorted((_distance(b, seen.board), i) for i, b in enumerate(allowed))
     near = [(d, i) for d, i in near if d <= NEAR]
     if near and (len(near) == 1 or near[0][0] < near[1][0]):
@@ -385,7 +387,8 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     ref = replace(ref, unsure_run=ref.unsure_run + 1)
     if ref.unsure_run != UNSURE_RUN:
         return ref, None, Outcome()
-    wrong = sorted(i + 1 for i, (a, b) in enumerate(zip(allowed[0].points, seen.board.points)) if a != b)
+    standing = Board.from_position(g.position, g.turn)
+    wrong = sorted(i + 1 for i, (a, b) in enumerate(zip(standing.points, seen.board.points)) if a != b)
     where = f" at {', '.join(map(str, wrong))}" if wrong else ""
     text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
     return ref, None, _look(g.turn, text, tuple(wrong))
@@ -500,8 +503,9 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if set(by_half) != set(halves):
         why = "each player rolls one die into their own right-hand half"
         rollers = {seating.roller(d.half) for d in dice}
-        who = 1 - rollers.pop() if len(rollers) == 1 and None not in rollers else None  # both in one half: the other roller
-        return ref, _reroll(None, f"opening roll: roll again: {why}", Call("wrong_half", who, (why,)))
+        only = rollers.pop() if len(rollers) == 1 else None
+        other = 1 - only if only is not None else None  # both in one half: the other roller
+        return ref, _reroll(None, f"opening roll: roll again: {why}", Call("wrong_half", other, (why,)))
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None
     event = OpeningRoll((d0, d1))
@@ -576,7 +580,7 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     cube = _cube_action(ref, seen, player)
     if cube is not None:
         return cube
-    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=())
+    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None)
     if not seen.dice:
         return replace(ref, dice_read=()), Outcome()  # picked up to roll again: what was read is void
     if len(seen.dice) > 2 and {d.half for d in seen.dice} >= {"home", "outer"}:
@@ -601,7 +605,7 @@ def _record_roll(ref: Referee, dice: tuple[int, int], how: str) -> tuple[Referee
     d1, d2 = max(dice), min(dice)  # where each die landed means nothing
     event = Roll(player, (d1, d2))
     ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
-                  before_roll=ref.match, rolls_read=(event.dice,))
+                  before_roll=ref.match, rolls_read=(event.dice,), moved_unrolled=None)
     note = f"{ref.settings.players[player]} rolled {d1}-{d2}{how}"
     if not legal_plays(ref.game.position, (d1, d2)):
         note += ": no legal play; pick up the dice"
@@ -656,7 +660,8 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     rolls = _rolls_explaining(ref, seen, known) if one_play else []
     strict = ref.settings.mode is Mode.TOURNAMENT
     if not (mine or theirs or known or rolls):
-        return ref, Outcome()  # no sign of a roll, and no play: a misreading, or checkers straightened
+        # no sign of a roll, and no play: a misreading, checkers straightened, or a move before rolling
+        return replace(ref, moved_unrolled=seen.board), Outcome()
     if mine:  # the dice are still down: the play may not be finished
         if len(rolls) == 1 and not strict:
             return ref, Outcome()
@@ -681,6 +686,14 @@ def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_pl
     a, b = read[0].value, read[1].value
     assert a is not None and b is not None
     roll = (max(a, b), min(a, b))
+    if ref.moved_unrolled == seen.board and all(_fit(Board.from_position(p.after, ref.game.turn), seen) is None
+                                                 for p in legal_plays(ref.game.position, roll)):
+        # seen moved with no dice down, then the dice rolled onto it, and it is no play of them: moved first
+        name = ref.settings.players[ref.game.turn]
+        text = f"{name} moved checkers before rolling: put them back, then play the {roll[0]}-{roll[1]}"
+        ref, out = _record_roll(ref, roll, "")
+        return ref, _merge(out, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())],
+                                     calls=[Call("moved_before_roll", ref.game.turn, (text,))]))
     if ref.asked_board is not None and (seen.board != ref.asked_board or (ref.asked_rolls and roll not in ref.asked_rolls)):
         known = tuple(d.value for d in ref.dice_read if d.value is not None)
         rolls = _rolls_explaining(ref, seen, known)
@@ -880,10 +893,11 @@ def _roll_read_again(ref: Referee, seen: Seen) -> Referee:
     """Count another reading of the roll while its dice lie on the board (a die misread once is outvoted)."""
     g = ref.game
     halves = {ref.settings.right_half(0), ref.settings.right_half(1)} if ref.plays == 0 else {ref.settings.right_half(g.turn)}
-    values = [d.value for d in seen.dice if d.half in halves and d.known]
-    if len(values) != 2 or len(seen.dice) != 2 or values[0] is None or values[1] is None:
+    values = [d.value for d in seen.dice if d.half in halves and d.known and d.value is not None]
+    if len(values) != 2 or len(seen.dice) != 2:
         return ref
-    return replace(ref, rolls_read=ref.rolls_read + ((max(values), min(values)),))
+    a, b = (v for v in values if v is not None)
+    return replace(ref, rolls_read=ref.rolls_read + ((max(a, b), min(a, b)),))
 
 
 def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[Referee, Outcome] | None:
@@ -895,18 +909,34 @@ def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[i
         return None
     counts = {r: ref.rolls_read.count(r) for r in ref.rolls_read}
     recorded = counts.get(g.dice, 0)
-    mover = g.turn
+    mover, name = g.turn, ref.settings.players[g.turn]
     for roll in sorted(counts, key=lambda r: -counts[r]):
         if roll == g.dice or counts[roll] < recorded or (ref.plays == 0 and roll[0] == roll[1]):
             continue
-        if not judge(g.position, roll, after).legal:
-            continue
-        event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
-        amended = replace(ref, match=apply_to_match(ref.before_roll, event), rolls_read=ref.rolls_read)
-        text = f"{ref.settings.players[mover]}'s roll was {roll[0]}-{roll[1]}, not {g.dice[0]}-{g.dice[1]} (a die misread once)"
-        new, out = _judge_seen_after(amended, after)
-        return new, _merge(Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1), out)
+        if judge(g.position, roll, after).legal:
+            return _amend_roll(ref, roll, after, f"{name}'s roll was {roll[0]}-{roll[1]}, not {g.dice[0]}-{g.dice[1]} (a die misread once)")
+    if recorded == 1 and ref.plays:
+        # Read once only: a die of it may be the misread one.  The play then tells the roll, as for a roll not
+        # seen whole, when exactly one roll keeping the other die makes it legal; the players are asked to look.
+        fits = [r for r in ROLLS if r != g.dice and set(r) & set(g.dice) and judge(g.position, r, after).legal]
+        if len(fits) == 1 and ref.settings.mode is not Mode.TOURNAMENT:
+            roll = fits[0]
+            text = f"{name}'s roll was read once, as {g.dice[0]}-{g.dice[1]}, and the play fits {roll[0]}-{roll[1]}: taken as {roll[0]}-{roll[1]}; please look"
+            new, out = _amend_roll(ref, roll, after, text, inferred=True)
+            return new, _merge(out, Outcome(calls=(Call("please_look", mover, (text,)),)))
     return None
+
+
+def _amend_roll(ref: Referee, roll: tuple[int, int], after: Position | tuple[tuple[int, ...], tuple[int, ...]], text: str,
+                inferred: bool = False) -> tuple[Referee, Outcome]:
+    """Withdraw the roll recorded this turn, record ``roll`` instead, and commit the play (legal with it)."""
+    assert ref.before_roll is not None
+    mover = ref.game.turn
+    event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
+    amended = replace(ref, match=apply_to_match(ref.before_roll, event))
+    new, out = _judge_seen_after(amended, after)
+    said = Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1, inferred=(event,) if inferred else ())
+    return new, _merge(said, out)
 
 
 def _opponent_rolled(ref: Referee, seen: Seen) -> bool:
@@ -992,6 +1022,10 @@ def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     hint = f" (did you mean {verdict.closest[0]}?)" if verdict.closest and ref.settings.mode is not Mode.TOURNAMENT else ""
     ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
     doubt = sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
+    miscount = _one_checker_from_legal(ref, seen)
+    if miscount and not doubt:
+        # One checker more or fewer than a legal play: a stack miscounted looks just like it.
+        doubt = miscount
     if doubt:
         # Neither a legal play nor a clear illegal one: say what was seen and ask for a look.
         text = f"please look at {', '.join(map(str, doubt))}: the camera is unsure, and as read the play is illegal: {reasons}"
@@ -1066,6 +1100,18 @@ def _swap_seating(ref: Referee, how: str) -> tuple[Referee, Outcome]:
     return ref, _merge(Outcome(events=(opening,), notes=(Note(text, "warning"),), retracted=1), out)
 
 
+def _one_checker_from_legal(ref: Referee, seen: Seen) -> list[int]:
+    """The points (dark's numbers) where the checkers seen differ by a single checker from a legal play
+    (a move changes two points, so this is a count: a checker borne off or not, or a stack misread)."""
+    g = ref.game
+    assert g.dice is not None
+    for play in legal_plays(g.position, g.dice):
+        board = Board.from_position(play.after, g.turn)
+        if _distance(board, seen.board) == 1:
+            return [i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b]
+    return []
+
+
 def _played_then_other_moved(ref: Referee, seen: Seen) -> Play | None:
     """A legal play of the mover's checkers as seen, the opponent's having
     moved forward too (same count): the opponent played before the mover
@@ -1137,7 +1183,14 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
 def _illegal(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     g = ref.game
     opponent = 1 - g.turn
-    # The opponent rolling (or turning the cube) accepts the play as made.
+    # The opponent rolling (or turning the cube) accepts the play as made; unless the checkers as now seen
+    # are a legal play (corrected at the last moment, or the illegal play was a misreading).
+    if _rolled_by(ref, seen, opponent) and g.dice is not None and judge(g.position, g.dice, seen.board.sides(g.turn)).legal:
+        ref, out = _judge_seen(replace(ref, stage=Stage.PLAYING), seen)
+        if ref.stage is Stage.OVER:
+            return ref, out
+        ref, more = _await_roll(ref, seen)
+        return ref, _merge(out, more)
     if _rolled_by(ref, seen, opponent):
         ref, out = _accept_illegal(ref, "accepted as made: the opponent rolled")
         if ref.stage is Stage.OVER:

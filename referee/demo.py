@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator, TextIO
 from engine.game import Rules
 from firmware_bridge import Signals, SimulatedBoard
 
-from .commands import dark_right_half, web_address
+from .commands import web_address
 from .core import Mode, Note, Seen, Settings
 from .service import RefereeService
 

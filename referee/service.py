@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from engine.from_events import record_from_events
-from engine.game import Event
+from engine.game import Event, Move, apply_to_match, new_match
 from engine import record as record_model
 from engine.mat import write_mat
 from firmware_bridge.signals import SignalKind
 
 from .calls import CALLS_NAME
-from .core import Call, Note, Outcome, Press, Referee, Seen, Settings, Signal, observe, resume, start
+from .core import Call, Note, Outcome, Press, Referee, Seen, Settings, Signal, Stage, observe, resume, start
 from .journal import Journal, Recovered
 
 log = logging.getLogger("bgref")
@@ -101,9 +101,7 @@ class RefereeService:
         self.ref = ref
         self._show(outcome.signals)
         for note in outcome.notes:
-            log.log(logging.WARNING if note.level != "info" else logging.INFO, note.text)
-            for listener in self.listeners.on_note:
-                listener(note)
+            self.tell(note)
         for watcher in self.listeners.on_outcome:
             watcher(outcome, ref)
         if ref.match.games_played > self._games_written:
@@ -114,6 +112,56 @@ class RefereeService:
                 log.warning("the match records could not be written (%s: %s); the journal %s holds every event",
                             type(exc).__name__, exc, self.journal.path)
         return outcome
+
+    def tell(self, note: Note) -> None:
+        """Say ``note`` on the console and to every listener (the page)."""
+        log.log(logging.WARNING if note.level != "info" else logging.INFO, note.text)
+        for listener in self.listeners.on_note:
+            listener(note)
+
+    # -- the take-back and new-game buttons: the journal is cut back, what is cut kept aside ---------
+    def take_back(self) -> Outcome:
+        """Undo the last play, as long as the next roll has not been made: the mover plays the roll again."""
+        if self.ref.stage is not Stage.PLAYING or not self.events or not isinstance(self.events[-1], Move):
+            return self._answer(Outcome(notes=(Note("take back: only the last play, before the next roll", "warning"),)))
+        before = resume(self.settings, self.events[:-1])
+        if before.match.games_played != self.ref.match.games_played:
+            return self._answer(Outcome(notes=(Note("take back: that play ended the game", "warning"),)))
+        player = self.events[-1].player
+        self._rewind(len(self.events) - 1, before, "take-back")
+        side = ("dark", "light")[player]
+        dice = "-".join(str(d) for d in before.game.dice or ())
+        note = Note(f"take back: {self.settings.players[player]} plays the {dice} again; put the checkers back")
+        return self._answer(Outcome(notes=(note,), signals=(Signal(SignalKind.CLEAR), Signal(SignalKind.YOUR_TURN, (side,)))))
+
+    def abandon_game(self) -> Outcome:
+        """Drop the game in play (the finished games stay): the referee waits for the start position."""
+        keep, played, match = 0, 0, new_match(self.settings.rules)
+        for i, event in enumerate(self.events):
+            match = apply_to_match(match, event)
+            if match.games_played > played:
+                played, keep = match.games_played, i + 1  # the finished games end here
+        if keep == len(self.events):
+            note = Note("new game: set up the start position; the referee starts the game when it sees it")
+            return self._answer(Outcome(notes=(note,)))
+        self._rewind(keep, resume(self.settings, self.events[:keep]), "abandoned")
+        note = Note("new game: the game in play was abandoned (kept in the journal, withdrawn); set up the start position", "warning")
+        return self._answer(Outcome(notes=(note,), signals=(Signal(SignalKind.CLEAR), Signal(SignalKind.YOUR_TURN, (None,)))))
+
+    def _answer(self, outcome: Outcome) -> Outcome:
+        self._show(outcome.signals)
+        for note in outcome.notes:
+            self.tell(note)
+        for watcher in self.listeners.on_outcome:
+            watcher(outcome, self.ref)
+        return outcome
+
+    def _rewind(self, keep: int, ref: Referee, why: str) -> None:
+        """Withdraw every event after the first ``keep``: the journal keeps them (append-only) under a retract line."""
+        if len(self.events) > keep:
+            self.journal.retract(len(self.events) - keep, why)
+        self.events = self.events[:keep]
+        self.ref = ref
 
     def _show(self, signals: tuple[Signal, ...]) -> None:
         if self.signals is None:
@@ -131,10 +179,19 @@ class RefereeService:
     def write_records(self) -> list[Path]:
         """Write the match so far as ``match.mat`` (and ``match.sgf``) in the match folder."""
         record = self.record()
-        written = [_write_atomic(self.folder / "match.mat", write_mat(record))]
-        sgf = _sgf_writer()
-        if sgf is not None:
-            written.append(_write_atomic(self.folder / "match.sgf", sgf(record)))
+        written = []
+        # The writers are total (a play is written as made); a format that cannot
+        # say something (a .mat file and a cube started by automatic doubles) is
+        # skipped with a message, never a traceback: the journal keeps everything.
+        for name, writer in (("match.mat", write_mat), ("match.sgf", _sgf_writer())):
+            if writer is None:
+                continue
+            try:
+                text = writer(record)
+            except record_model.RecordError as exc:
+                log.error("%s not written: %s", name, exc)
+                continue
+            written.append(_write_atomic(self.folder / name, text))
         self._games_written = self.ref.match.games_played
         return written
 

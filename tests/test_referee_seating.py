@@ -134,3 +134,65 @@ def test_seating_swaps_and_refuses_nonsense() -> None:
     assert Seating("outer").right_half(0) == "outer" and Seating("outer").right_half(1) == "home"
     with pytest.raises(ValueError, match="dark's right"):
         Seating("left")
+
+
+# --- a second opinion: plays that fit the players in each other's seats -----------------------------
+
+
+def _swapped_run(tmp_path, seed, press_accept=False, equal_opening=False):
+    import random
+
+    from engine.game import Rules
+    from referee.core import Press
+    from referee.recording import Script, record_game
+    from referee.service import RefereeService
+
+    from test_referee_calls import calls_of, played, recorded_plays
+
+    script = Script.clean(dark_right_half="home", equal_opening=equal_opening)
+    items = list(record_game(random.Random(seed), script))
+    # the referee believes the seating the other way round (a calibration that mixed up the colours)
+    service = RefereeService(Settings(rules=Rules(match_length=0), dark_right_half="outer"), tmp_path, None)
+    for item in items:
+        out = service.handle(Seen.from_reading({**item["reading"], "t": item["t"]}))
+        if press_accept and any(c.kind == "seating" for c in out.calls):
+            service.handle(Press("accept"))
+    service.close()
+    return service, script, calls_of(tmp_path), recorded_plays, played
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_swapped_seating_is_called_once_and_the_game_recorded_as_played(tmp_path, seed):
+    service, script, calls, recorded_plays, played = _swapped_run(tmp_path, seed, equal_opening=seed == 2)
+    assert [(c["call"], c["turn"]) for c in calls] == [("seating", 0)]
+    assert recorded_plays(service) == played(script)
+    assert service.settings.dark_right_half == "home"
+
+
+def test_swapped_seating_confirmed_by_the_button_and_kept_in_the_journal(tmp_path):
+    from referee.service import RefereeService
+
+    service, script, calls, recorded_plays, played = _swapped_run(tmp_path, 4, press_accept=True)
+    assert [c["call"] for c in calls] == ["seating"]
+    assert recorded_plays(service) == played(script)
+    again = RefereeService(Settings(), tmp_path, None)  # resumed from the journal
+    assert again.settings.dark_right_half == "home" and again.events == service.events
+    again.close()
+
+
+def test_a_wrong_player_moving_at_the_opening_is_put_back_and_the_seating_stands(tmp_path):
+    """The second opinion may be wrong: the other player really moved.  Putting the checkers back keeps the seating."""
+    from engine.plays import legal_plays as plays_of
+
+    settings = Settings(players=("Dark", "Light"), dark_right_half="home")
+    board = Board.from_position(Position.start(), 0)
+    ref, _ = observe(start(settings), Seen(board))
+    ref, _ = observe(ref, Seen(board, dice=(SeenDie(5, True, "home"), SeenDie(2, True, "outer"))))  # dark plays first
+    wrong = Board.from_position(plays_of(Position.start(), (5, 2))[0].after, 1)  # light played dark's roll
+    ref, out = observe(ref, Seen(wrong))
+    assert [c.kind for c in out.calls] == ["seating"]
+    ref, out = observe(ref, Seen(board))  # put back
+    assert ref.settings.dark_right_half == "home" and not out.calls
+    right = Board.from_position(plays_of(Position.start(), (5, 2))[0].after, 0)
+    ref, out = observe(ref, Seen(right))
+    assert out.events and out.events[0].player == 0 and not out.calls

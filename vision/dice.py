@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.dice_cnn import ConvFaceModel, load_cnn
-from vision.dice_config import DiceConfig, _odd, count_pips
+from vision.dice_config import DiceConfig as DiceConfig, _odd, count_pips  # DiceConfig re-exported: part of vision.dice's surface
 from vision.dice_model import face_features, load_face_model
 
 Image = NDArray[np.uint8]
