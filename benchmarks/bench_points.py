@@ -20,6 +20,10 @@ points and bar are all exact. Prints a Markdown table.
 
 from __future__ import annotations
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: as `bgref` runs (referee/cli.py)
+
 import argparse
 import hashlib
 import json
@@ -44,6 +48,7 @@ from vision.render import Setup, random_camera, random_layout, random_palette, r
 from vision.sources import read_image  # noqa: E402
 
 HEADING = "## Checker counting (learned)"
+LEARNED: dict[str, float] = {}  # ReaderConfig overrides of the learned reader (--learned-min)
 
 
 def heavy_points(rng: np.random.Generator) -> tuple[int, ...]:
@@ -68,7 +73,7 @@ def render_frames(factor: str, setups: int, frames: int, seed: int) -> Iterator[
     """(setup name, start image, [(frame, truth)]) of the project's renderer for one held-out factor."""
     rng = np.random.default_rng(seed)
     for s in range(setups):
-        style = HELD_OUT_STYLE if factor == f"style={HELD_OUT_STYLE}" else str(rng.choice(TRAIN_STYLES))
+        style = HELD_OUT_STYLE if factor == f"style={HELD_OUT_STYLE}" else str(rng.choice(TRAIN_STYLES))  # "trained": neither
         lamp = HELD_OUT_LAMP if factor == f"lamp={HELD_OUT_LAMP}" else str(rng.choice(TRAIN_LAMPS))
         cam = replace(random_camera(rng), lamp=lamp)
         setup = Setup(cam, random_palette(rng), random_layout(rng), int(rng.integers(2**31)))
@@ -184,7 +189,7 @@ class Tally:
 
 def bench(sources: list[tuple[str, Iterator]], verbose: bool, root: Path | None = None) -> list[tuple[str, Tally, Tally]]:
     rows = []
-    old_cfg, new_cfg = ReaderConfig(learned_points=False), ReaderConfig(learned_points=True)
+    old_cfg, new_cfg = ReaderConfig(learned_points=False), replace(ReaderConfig(), learned_points=True, **LEARNED)
     for label, it in sources:
         old, new = Tally(), Tally()
         for name, start, shots in cached(label, it, root):
@@ -250,11 +255,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--cache", type=Path, default=None, help="keep renders and calibrations here, and reuse them")
     ap.add_argument("--blender-max", type=int, default=0, help="at most this many Blender setups (0: all)")
+    ap.add_argument("--learned-min", type=float, default=None, help="ReaderConfig.learned_min of the learned reader")
     args = ap.parse_args(argv)
+    if args.learned_min is not None:
+        LEARNED["learned_min"] = args.learned_min
     cv2.setNumThreads(1)
     sources: list[tuple[str, Iterator]] = []
     if not args.no_render:
-        for factor in (f"style={HELD_OUT_STYLE}", f"lamp={HELD_OUT_LAMP}"):
+        for factor in ("trained", f"style={HELD_OUT_STYLE}", f"lamp={HELD_OUT_LAMP}"):
             sources.append((f"vision.render, {factor}", render_frames(factor, args.setups, args.frames, args.seed)))
     if not args.no_blender:
         sources.append(("Blender fixtures tests/data/vision_blender*", blender_frames(args.blender_max)))

@@ -31,10 +31,11 @@ sys.path.insert(0, str(ROOT))
 
 from vision.board import Lens  # noqa: E402
 from vision.geometry import BoardGeometry  # noqa: E402
-from vision.point_strips import CLASSES, MODEL_PATH, NET_SIZE, STRIP_SIZE, cut_strips, label_of, strip_input, strip_maps  # noqa: E402
+from vision.point_strips import CLASSES, MODEL_PATH, NET_SIZE, STRIP_SIZE, cut_strips, strip_input, strip_maps  # noqa: E402
 from vision.render import (  # noqa: E402
     STACKING,
     Camera,
+    Palette,
     Scene,
     board_homography,
     paint_board,
@@ -62,6 +63,22 @@ def random_stacks(rng: np.random.Generator) -> tuple[int, ...]:
         n = int(min(cap, rng.integers(1, 16)))
         pts[p] = n if rng.random() < 0.5 else -n
     return tuple(pts)
+
+
+def wide_palette(rng: np.random.Generator) -> Palette:
+    """A set's materials over a wider range than ``vision.render.random_palette``: the field from dark walnut
+    to light oak, leather (and so inlays) of any dark and any lighter shade, copper polished or tarnished."""
+    def mix(a: tuple[float, float, float], b: tuple[float, float, float], t: float, jitter: float) -> tuple[float, float, float]:
+        return tuple(float(np.clip((1 - t) * x + t * y + rng.normal(0, jitter), 0.02, 0.95)) for x, y in zip(a, b))  # type: ignore[return-value]
+
+    dark_wood, light_wood = (0.10, 0.18, 0.28), (0.45, 0.62, 0.78)
+    dark = tuple(float(v) for v in rng.uniform(0.03, 0.35) * rng.uniform(0.5, 1.2, 3))
+    light = tuple(float(min(0.95, v)) for v in (np.asarray(dark) + rng.uniform(0.12, 0.45)) * rng.uniform(0.6, 1.3, 3))
+    tarnish = rng.uniform(0.0, 0.6)
+    copper = mix((0.33, 0.52, 0.80), (0.30, 0.36, 0.42), tarnish, 0.04)
+    return Palette(walnut=mix(dark_wood, light_wood, rng.uniform(0, 1), 0.03), field=mix(dark_wood, light_wood, rng.uniform(0, 1), 0.03),
+                   olive=dark, orange=light, copper=copper,  # type: ignore[arg-type]
+                   table=tuple(float(v) for v in rng.uniform(0.1, 0.7) * rng.uniform(0.6, 1.2, 3)))  # type: ignore[arg-type]
 
 
 def random_camera(rng: np.random.Generator, lamps: tuple[str, ...]) -> Camera:
@@ -126,7 +143,7 @@ def render_frames(seed: int, styles: tuple[str, ...], lamps: tuple[str, ...], pe
     their strips (per_board * 24, h, w, 3) and the true signed counts (per_board * 24)."""
     rng = np.random.default_rng(seed)
     geo = BoardGeometry()
-    pal = random_palette(rng)
+    pal = wide_palette(rng) if rng.random() < 0.7 else random_palette(rng)
     board = paint_board(rng, geo, pal, 2.0)
     strips, counts = [], []
     for _ in range(per_board):
@@ -182,7 +199,7 @@ def render_set(seed: int, frames: int, styles: tuple[str, ...], lamps: tuple[str
     with ProcessPoolExecutor(workers) as pool:
         done = list(pool.map(_render_one, jobs))
     strips = np.concatenate([s for s, _ in done])
-    labels = np.array([label_of(int(c)) for _, cs in done for c in cs], np.int64)
+    labels = np.array([abs(int(c)) for _, cs in done for c in cs], np.int64)  # how many, whatever the colour
     return strips, labels
 
 
@@ -201,12 +218,22 @@ def make_net():  # type: ignore[no-untyped-def]
 
 
 def augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
-    """Mirror across the centre line, a colour cast and contrast change the lamp normalisation leaves."""
+    """Mirror across the centre line; then colours scrambled so the count is learnt from shapes: the channels
+    shuffled and mixed, each through a random tone curve (a light field or a dark one, checkers lighter or darker
+    than it), a colour cast and contrast."""
     x = x.copy()
-    flip = rng.random(len(x)) < 0.5
+    n = len(x)
+    flip = rng.random(n) < 0.5
     x[flip] = x[flip][..., ::-1]
-    gain = rng.uniform(0.85, 1.15, (len(x), 3, 1, 1)).astype(np.float32)
-    return (x + 1.0) * gain - 1.0 + rng.normal(0, 0.03, x.shape).astype(np.float32)
+    mix = np.stack([np.eye(3)[rng.permutation(3)] for _ in range(n)]) * rng.uniform(0.5, 1.0, (n, 1, 1))
+    mix += rng.uniform(0.0, 0.5, (n, 3, 3)) / 3.0
+    x = np.einsum("nij,njhw->nihw", mix.astype(np.float32), x)
+    knots = np.linspace(-1.0, 3.0, 6)
+    for i in np.flatnonzero(rng.random(n) < 0.6):  # a tone curve through random levels, per strip
+        levels = np.sort(rng.uniform(-1.0, 2.0, 6)) if rng.random() < 0.5 else rng.uniform(-1.0, 2.0, 6)
+        x[i] = np.interp(x[i], knots, levels).astype(np.float32)
+    gain = rng.uniform(0.7, 1.3, (n, 3, 1, 1)).astype(np.float32)
+    return ((x + 1.0) * gain - 1.0 + rng.normal(0, 0.04, x.shape)).astype(np.float32)
 
 
 def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int, threads: int) -> object:
@@ -250,11 +277,11 @@ def export(net: object, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--frames", type=int, default=360, help="rendered frames (24 strips each)")
-    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--frames", type=int, default=720, help="rendered frames (24 strips each)")
+    ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--workers", type=int, default=2, help="processes rendering")
-    ap.add_argument("--threads", type=int, default=1, help="torch threads")
+    ap.add_argument("--threads", type=int, default=2, help="torch threads")
     ap.add_argument("--keep", type=Path, default=None, help="keep each rendered set's strips in this directory (reused if present)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args(argv)

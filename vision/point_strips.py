@@ -5,7 +5,10 @@ from the point's base to past its tip (``STRIP_ALONG``), as wide as the point an
 side (``STRIP_ASIDE``) for checkers' tops, which a tilted camera sees shifted by their height. The
 24 strips are cut with one remap, lit alike (each colour channel divided by its median over all
 of them: a warm or a dim lamp looks the same) and read by one forward pass of a CNN in OpenCV's
-``dnn``: 31 classes, empty, 1..15 dark, 1..15 light.
+``dnn``: how many checkers lie on the point, 0..15, whatever their colour. Which colour they are is
+the calibration's to say (its classes of the set's two inlays, learnt from the start position: see
+``vision.read.learned_counts``); the network is trained on sets of every shade so that it counts by
+shape (rims, rings, layers), not by colour.
 
 The weights (``point_counts.onnx``) are trained on renders only, by
 ``python -m benchmarks.train_points --seed 1`` (torch, the ``train`` extra); nothing here needs torch.
@@ -31,17 +34,7 @@ STRIP_ALONG = (-6.0, 168.0)  # mm from the point's base: five checkers (150 mm),
 STRIP_ASIDE = 26.0  # mm either side of the point's centre line: half a point (17 mm) and a top's lean
 STRIP_SIZE = (56, 192)  # (width, height) pixels of a strip as cut: about 0.9 mm a pixel
 NET_SIZE = (40, 136)  # ... as the network reads it, shrunk by area: about 1.3 mm a pixel
-CLASSES = 31  # 0: empty; 1..15: that many dark checkers; 16..30: 1..15 light
-
-
-def signed_count(label: int) -> int:
-    """A class's count as the reading gives it: positive dark, negative light."""
-    return label if label <= 15 else -(label - 15)
-
-
-def label_of(count: int) -> int:
-    """The class of a signed count."""
-    return count if count >= 0 else 15 - count
+CLASSES = 16  # checkers on a point, 0..15
 
 
 def strip_grid(geo: BoardGeometry, layout: Layout, jitter: NDArray[np.float64] | None = None) -> NDArray[np.float64]:

@@ -122,6 +122,7 @@ class StackReading:
     count: int | None  # signed: + dark, - light; None when occluded
     confidence: float
     foreign: float  # fraction of samples that no colour class explains
+    lean: tuple[float, ...] = ()  # per count 0..15: how much better dark checkers explain the colours than light
 
 
 @lru_cache(maxsize=8)
@@ -517,10 +518,11 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         if not (covered & ~vouched & ~rims_fill(cfg, rims, counts)).any():
             covered = covered_points(cfg, fits, foreign, neighbours, arm_share, vouched)
     out = []
+    leans = [tuple(float(v) for v in scores[i, 0] - scores[i, 1]) for i in range(24)]
     for i in range(24):
         frac = float(foreign[i])
         if covered[i]:
-            out.append(StackReading(None, 0.0, frac))
+            out.append(StackReading(None, 0.0, frac, leans[i]))
             continue
         sc = scores[i]
         best_per_n = sc.max(axis=0)
@@ -528,7 +530,7 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         margin = float(best_per_n[n] - np.delete(best_per_n, n).max())
         colour_margin = float(abs(sc[0, n] - sc[1, n])) if n else margin
         conf = float(np.clip(min(margin, colour_margin) / cfg.confidence_margin, 0.0, 1.0))
-        out.append(StackReading(n if sc[0, n] >= sc[1, n] else -n, conf, frac))
+        out.append(StackReading(n if sc[0, n] >= sc[1, n] else -n, conf, frac, leans[i]))
     # what each checker adds: backing[i, n] is how much better n checkers of the colour read explain point i than n - 1
     colour = np.array([int((r.count or 0) < 0) for r in out])
     backing = np.concatenate([np.full((24, 1), np.inf, np.float32), np.diff(scores[np.arange(24), colour], axis=-1)], axis=1)
@@ -537,9 +539,9 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         m = n - taken
         others = np.delete(scores[i, c], np.arange(m, n + 1))
         conf = float(np.clip((scores[i, c, m] - others.max()) / cfg.confidence_margin, 0.0, 1.0))
-        out[i] = StackReading(m * (1 if c == 0 else -1), conf, out[i].foreign)
+        out[i] = StackReading(m * (1 if c == 0 else -1), conf, out[i].foreign, leans[i])
     for i in overcounted([r.count for r in out], fits):
-        out[i] = StackReading(None, 0.0, out[i].foreign)
+        out[i] = StackReading(None, 0.0, out[i].foreign, leans[i])
     return out
 
 

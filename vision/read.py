@@ -29,7 +29,7 @@ from vision.dice_board import FineLook, find_dice
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.light import camera_view, normalise_gains
 from vision.occlusion import arm_over_board
-from vision.point_strips import cut_strips, load_point_net, signed_count, strip_maps, strip_probabilities
+from vision.point_strips import cut_strips, load_point_net, strip_maps, strip_probabilities
 from vision.points import StackReading, layer_steps, point_label_tables, read_bar, read_points, rim_evidence
 from vision.pose import Viewpoint
 from vision.profiles import lab8_image, sample_mask, sample_profiles
@@ -77,7 +77,8 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     rims = None
     if cfg.rim_weight > 0:
         rims = rim_evidence(cfg, cal, lab[..., 0], near_white if arm is None else near_white | arm)
-    points = learned_counts(cfg, cal, image, read_points(cfg, cal, prof.points, skip_pts, arm_pts, view, rims), point_strips)
+    points = read_points(cfg, cal, prof.points, skip_pts, arm_pts, view, rims)
+    points = learned_counts(cfg, cal, image, points, arm is not None, point_strips)
     bar = read_bar(cfg, cal, (prof.bar_dark, prof.bar_light), (skip_dark, skip_light),
                    None if arm_dark is None or arm_light is None else (arm_dark, arm_light))
     foreign = float(np.mean([p.foreign for p in points]))
@@ -94,19 +95,36 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube, fine, gains), cube)
 
 
-def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: list[StackReading],
+def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: list[StackReading], arm_seen: bool,
                    maps: Maps | None = None) -> list[StackReading]:
-    """The points' counts as the learned counter reads them, where the colours along the points leave them
-    uncovered (a point under an arm or a hand stays unread). Unchanged when ``cfg.learned_points`` is off or
-    no weights ship. ``maps``: the strips' remap tables, if made."""
+    """The points' counts as the learned counter reads them, their colour the one the calibration's colour classes
+    say explains that many checkers better (each reading's ``lean``). A point the colour profiles leave unread stays
+    unread when anything may be over the board (an arm seen crossing the frame, or a point with colours no class
+    explains: a hand, a cup); else only a pile they could not explain is behind it, and the counter reads it if
+    it is sure (``learned_sure``). Unchanged when ``cfg.learned_points`` is off or no weights ship. ``maps``: the
+    strips' remap tables, if made."""
     net = load_point_net() if cfg.learned_points else None
     if net is None:
         return points
     maps = strip_maps(cal.lens, cal.homography, cfg.geometry, cal.layout) if maps is None else maps
     probs = strip_probabilities(net, cut_strips(image, maps))
     best = probs.argmax(axis=1)
-    return [p if p.count is None else StackReading(signed_count(int(k)), float(probs[i, k]), p.foreign)
-            for i, (p, k) in enumerate(zip(points, best))]
+    over = arm_seen or any(p.foreign > cfg.occluded_fraction * cfg.strict_share for p in points)
+
+    def signed(p: StackReading, n: int) -> int:
+        # a count the colour profiles ruled out for both colours (a third layer on no second) leans as fewer do
+        lean = next((p.lean[m] for m in (n, min(n, 10), min(n, 5)) if p.lean and p.lean[m] != 0), 0.0)
+        return n if lean >= 0 else -n
+    out = []
+    for i, (p, k) in enumerate(zip(points, best)):
+        sure = float(probs[i, k])
+        if p.count is None and (over or sure < cfg.learned_sure):
+            out.append(p)  # under something, or a pile the colours cannot explain and the network is unsure of
+        elif p.count is not None and sure < cfg.learned_min:
+            out.append(p)  # the network unsure: the colour profiles' count stands
+        else:
+            out.append(StackReading(signed(p, int(k)), sure, p.foreign, p.lean))
+    return out
 
 
 def _assemble(points: list[StackReading], bar: dict[str, StackReading], dice: list[dict[str, Any]], cube: dict[str, Any] | None) -> dict[str, Any]:
