@@ -77,11 +77,23 @@ def strip_input(strips: NDArray[np.uint8]) -> NDArray[np.float32]:
     """The network's input (n, 3, NET_SIZE[1], NET_SIZE[0]): each strip shrunk to ``NET_SIZE``, each channel
     over its median across the frame's strips, so a lamp's colour and brightness divide out. ``strips``:
     (n, height, width, 3) as cut, one frame's 24 or a multiple of 24 (frames in order)."""
-    small = np.stack([cv2.resize(s, NET_SIZE, interpolation=cv2.INTER_AREA) for s in strips])
+    n, h, w = strips.shape[:3]
+    # one resize of the strips stacked: each strip's rows map onto its own exactly, so none bleeds into the next
+    small = cv2.resize(strips.reshape(n * h, w, 3), (NET_SIZE[0], n * NET_SIZE[1]), interpolation=cv2.INTER_AREA)
+    small = small.reshape(n, NET_SIZE[1], NET_SIZE[0], 3)
+    frames = small.reshape(-1, 24 * NET_SIZE[1] * NET_SIZE[0], 3)
+    med = np.array([[_median_u8(f[:, c]) for c in range(3)] for f in frames], np.float32)  # (frames, 3)
     x = small.astype(np.float32).reshape(-1, 24, *small.shape[1:])
-    med = np.median(x.reshape(x.shape[0], -1, 3), axis=1)  # (frames, 3)
     x = x / (med[:, None, None, None, :] + 4.0) - 1.0
     return np.ascontiguousarray(np.clip(x, -1.0, 3.0).reshape(small.shape).transpose(0, 3, 1, 2))
+
+
+def _median_u8(values: NDArray[np.uint8]) -> float:
+    """np.median of 8-bit values, from their histogram (a tenth of the time)."""
+    counts = np.cumsum(np.bincount(values, minlength=256))
+    n = int(counts[-1])
+    lo, hi = int(np.searchsorted(counts, (n - 1) // 2 + 1)), int(np.searchsorted(counts, n // 2 + 1))
+    return (lo + hi) / 2.0
 
 
 @lru_cache(maxsize=2)
