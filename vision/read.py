@@ -171,7 +171,7 @@ class BoardReader:
         self.detail = Warp(maps) if fine is self.cfg else Warp(warp_maps(fine, cal, cube_pad(fine)), cube_pad(fine))
         self.detail_bands = None if fine is self.cfg else band_maps(fine, cal)
         self.view = camera_view(self.cfg, cal)
-        self.point_strips = strip_maps(cal.lens, cal.homography, self.cfg.geometry, cal.layout)
+        self.point_strips = strip_maps(cal.lens, cal.homography, self.cfg.geometry, cal.layout) if self.cfg.learned_points else None
         point_label_tables(self.cfg, layer_steps(self.cfg, cal.layout, self.view))  # worked out now, not on the first frame
 
     def __call__(self, image: Image) -> dict[str, Any]:
