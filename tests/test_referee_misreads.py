@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from engine.board import Board
+from engine.plays import Hop, apply_hops
 from referee.recording import Script, record_game
 
 from test_referee_calls import HALVES, calls_of, played, recorded_plays, referee_run
@@ -96,3 +98,37 @@ def test_a_flat_die_the_camera_is_unsure_of_is_no_cocked_call(tmp_path: Path) ->
     service = referee_run(items, tmp_path, "home")
     assert recorded_plays(service) == played(script)
     assert [c["call"] for c in calls_of(tmp_path)] == ["please_look"]
+
+
+def test_a_roll_left_open_is_taken_as_the_likeliest_once_the_opponent_plays_on() -> None:
+    """Bob's play fits 3-1 or 1-1 and no die was seen: he is asked to show the roll.  The players play on
+    instead (Ann's 6-5 run made): Bob's roll is taken as 3-1 (twice as likely as 1-1) and the game followed."""
+    from engine.game import Move, Roll
+
+    from test_referee_recovery import light_to_roll
+
+    t = light_to_roll()
+    bobs = t.after((8, 5), (6, 5))
+    out = t.see(bobs)
+    assert out.events == () and "3-1 or 1-1" in out.notes[0].text
+    g = t.ref.game
+    anns = Board.from_position(apply_hops(g.position.swap(), [Hop(24, 18), Hop(18, 13)]), 0)  # Ann's 24/18/13
+    # Ann's run (her points 24, 18 and 13, untouched by Bob's play) drawn on the board with Bob's play made
+    seen = Board(tuple(a if i in (23, 17, 12) else b for i, (a, b) in enumerate(zip(anns.points, bobs.points))), bobs.bar)
+    out = t.see(seen)
+    assert [e for e in out.events if isinstance(e, Roll)] == [Roll(1, (3, 1)), Roll(0, (6, 5))]
+    assert [e.player for e in out.events if isinstance(e, Move)] == [1, 0]
+    assert {c.kind for c in out.calls} == {"please_look"}
+
+
+def test_a_flat_die_read_cocked_once_is_no_call_when_the_next_reading_sees_it_flat(tmp_path: Path) -> None:
+    """Vision sure of its misreading (confidence 1.0): the next reading of the same dice, where they lay, settles it."""
+    script = Script.clean()
+    items = list(record_game(random.Random(4), script))
+    rolls = [i for i, item in enumerate(items) if len(item["reading"]["dice"]) == 2 and i > 10]
+    reading = deepcopy(items[rolls[0]]["reading"])
+    reading["dice"][1].update(flat=False, confidence=1.0)
+    items[rolls[0]] = {**items[rolls[0]], "reading": reading}
+    service = referee_run(items, tmp_path, "home")
+    assert recorded_plays(service) == played(script)
+    assert calls_of(tmp_path) == []
