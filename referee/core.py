@@ -272,6 +272,7 @@ class Referee:
     unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
     moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
     cocked_seen: tuple[SeenDie, ...] = ()  # a roll read with a die cocked, waiting for the next reading to confirm it
+    moved_fits: bool = False  # ``moved_unrolled`` is a whole play of some roll (not a checker nudged or misread)
 
     @property
     def game(self) -> Game:
@@ -596,7 +597,13 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     cube = _cube_action(ref, seen, player)
     if cube is not None:
         return cube
-    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None)
+    put_back = ref.moved_unrolled is not None and ref.moved_fits
+    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None, moved_fits=False)
+    if put_back:
+        # a whole play made with no dice down, then put back before any roll: moved before rolling
+        text = f"{ref.settings.players[player]} moved checkers before rolling (put back)"
+        ref, more = _await_roll(ref, seen)
+        return ref, _merge(_say(Note(text, "warning"), calls=[Call("moved_before_roll", player, (text,))]), more)
     if not seen.dice:
         return replace(ref, dice_read=()), Outcome()  # picked up to roll again: what was read is void
     if len(seen.dice) > 2 and {d.half for d in seen.dice} >= {"home", "outer"}:
@@ -703,13 +710,17 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     strict = ref.settings.mode is Mode.TOURNAMENT
     if not (mine or theirs or known or rolls):
         # no sign of a roll, and no play: a misreading, checkers straightened, or a move before rolling
-        return replace(ref, moved_unrolled=seen.board), Outcome()
+        return replace(ref, moved_unrolled=seen.board, moved_fits=False), Outcome()
     if mine:  # the dice are still down: the play may not be finished
         if len(rolls) == 1 and not strict:
             return ref, Outcome()
         return ref, _ask_roll(ref, known, rolls, dice_down=True)
     if len(rolls) != 1 or strict:
         return replace(ref, asked_board=seen.board, asked_rolls=tuple(rolls)), _ask_roll(ref, known, rolls, dice_down=False)
+    if not seen.dice and not known and ref.moved_unrolled != seen.board:
+        # A play of one roll, and no die seen: the dice went unseen, or the roller is moving before rolling.
+        # The next reading tells: the dice landing on it, the checkers put back, or the turn going on.
+        return replace(ref, moved_unrolled=seen.board, moved_fits=True), Outcome()
     ref, out = _taken_from_play(ref, seen, Roll(player, rolls[0]), known)
     if seen.dice and ref.stage is Stage.PLAYING:
         ref, more = _await_roll(ref, seen)  # the opponent has rolled already
