@@ -176,7 +176,7 @@ def main() -> int:
     ap.add_argument("--no-fouls", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", type=Path, help="keep footage and replay folders here")
-    ap.add_argument("--write-docs", action="store_true")
+    ap.add_argument("--write-docs", "--docs", action="store_true", help="write the result into its section of docs/benchmarks.md")
     args = ap.parse_args()
     mountings = [mounting_named(n) for n in args.mountings.split(",")] if args.mountings else list(MOUNTINGS)
     games = [int(g) for g in args.games.split(",")]

@@ -60,26 +60,31 @@ def replace_section(document: str, name: str, body: str) -> str:
     return before + block + after
 
 
-def section_body(title: str, command: str, output: str, when: datetime.datetime | None = None) -> str:
-    """The text of a section: title, the command to run again, the run's circumstances and its output."""
+def section_body(title: str, command: str, output: str, when: datetime.datetime | None = None, markdown: bool = False) -> str:
+    """The text of a section: title, the command to run again, the run's circumstances and its
+    output (as printed, in a code block; ``markdown``: as written, e.g. a table)."""
     when = when or datetime.datetime.now(datetime.timezone.utc)
-    fence = "```"
-    while fence in output:
-        fence += "`"
+    if markdown:
+        shown = output.strip() + "\n"
+    else:
+        fence = "```"
+        while fence in output:
+            fence += "`"
+        shown = f"{fence}text\n{output.rstrip()}\n{fence}\n"
     return (
         f"### {title}\n\n"
         f"Reproduce: `{command}`\n\n"
         f"Run {when:%Y-%m-%d %H:%M} UTC on {_commit()}; {_machine()}.\n\n"
-        f"{fence}text\n{output.rstrip()}\n{fence}\n"
+        f"{shown}"
     )
 
 
-def write_section(name: str, title: str, output: str, command: str | None = None, path: Path = DOCS) -> Path:
-    """Replace section ``name`` of ``path`` with this run's ``output``."""
+def write_section(name: str, title: str, output: str, command: str | None = None, path: Path = DOCS, markdown: bool = False) -> Path:
+    """Replace section ``name`` of ``path`` with this run's ``output`` (``markdown``: not in a code block)."""
     command = command or _command()
     document = path.read_text(encoding="utf-8") if path.exists() else ""
     path.parent.mkdir(parents=True, exist_ok=True)
-    new = replace_section(document, name, section_body(title, command, output))
+    new = replace_section(document, name, section_body(title, command, output, markdown=markdown))
     tmp = path.with_suffix(".tmp")
     tmp.write_text(new, encoding="utf-8")
     os.replace(tmp, path)
@@ -119,14 +124,16 @@ def _command() -> str:
         shown = str(script.relative_to(ROOT))
     except ValueError:
         shown = sys.argv[0]
-    args = [a for a in sys.argv[1:] if a != "--docs"]
+    args = [a for a in sys.argv[1:] if a not in ("--docs", "--write-docs")]
     return " ".join([".venv/bin/python", shlex.quote(shown), *map(shlex.quote, args)])
 
 
 def _commit() -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
+        # changes to this file itself (an earlier run's section) do not make a run's code differ
+        mine = f":(exclude){DOCS.relative_to(ROOT)}"
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", mine], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "an unknown commit (no git)"
     return f"commit {head}" + (" with uncommitted changes" if dirty else "")

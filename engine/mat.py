@@ -1,6 +1,6 @@
 """The Jellyfish/FIBS ``.mat`` text match format: read every dialect, write GNU Backgammon's.
 
-Dialects read (``shared/formats.md``; GNU Backgammon's ``import.c`` and
+Dialects read (``docs/records.md``; GNU Backgammon's ``import.c`` and
 ``export.c``): GNU Backgammon, Backgammon Galaxy (bar ``25``, off ``0``, one
 hop per die, ``Losses N point``, ``Wins N point and the match``), Backgammon
 Studio and eXtreme Gammon (``bar/22``, ``6/off``, ``13/11(2)``, chains
@@ -15,14 +15,18 @@ with nothing after the colon is a dance, or, when the game then ends by
 resignation and the roll could have been played, a roll at which the player
 resigned.  ``Losses N point`` lines repeat the ``Wins`` line and are skipped.
 
-Reading replays every play (:mod:`engine.replay`): plays are stored in GNU
-Backgammon's canonical notation, illegal ones as written.  Errors
-(:class:`MatError`) name the file, line, game and move.
-
-Some programs write only the points a winner needed for the match (``Wins 2
-point and the match`` with the cube on 4); such a line is accepted when the
-rules' result also wins the match, and the record keeps the rules' points.  A
-match may start mid-way: the first game's score is taken as given.
+Reading is lenient on dialect and strict on rules.  Every play is replayed
+(:mod:`engine.replay`): plays are stored in GNU Backgammon's canonical
+notation, illegal ones as written (``23/bar`` too) and reported.  A result
+is read as stated, with a warning where the rules give other points: a match
+forfeit (``Wins 4 point`` with the cube on 1), a resignation before the
+opening roll, a gammon counted single.  A ``Wins`` line that only caps a
+finished game's points at the match (``Wins 2 point and the match`` after a
+drop with the cube on 4) keeps the rules' points.  Also read: blank player
+names, two numbered lines joined into one, a file that stops after a game's
+header.  Errors (:class:`MatError`: damage) name the file, line, game and
+move; warnings (``MatchReplay.warnings``) do too.  A match may start mid-way:
+the first game's score is taken as given.
 
 The writer follows GNU Backgammon's ``ExportGameJF`` layout: ``%3d) %-27s``
 for the left column (padding kept: gnubg's importer needs it after
@@ -314,7 +318,10 @@ def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
         replays.append(done)
         warnings += done.warnings
         state = finish_game(state, done, number)
-    players = raw.games[0].players if raw.games else _tag_players(raw.tags)
+    tagged = _tag_players(raw.tags)
+    players = raw.games[0].players if raw.games else (tagged[0] or "Player 1", tagged[1] or "Player 2")
+    # A blank name column: the header tag's name, when it has one.
+    players = (players[0] or tagged[0].strip(), players[1] or tagged[1].strip())
     match = Match(players, rules, tuple(games), tags, "\n".join(raw.comments))
     return MatchReplay(match, tuple(replays), tuple(warnings))
 
@@ -348,8 +355,8 @@ def _rules(raw: _RawMatch, source: str) -> tuple[flow.Rules, tuple[tuple[str, st
 
 
 def _tag_players(tags: list[tuple[str, str]]) -> tuple[str, str]:
-    found = dict(tags)
-    return found.get("Player 1", "Player 1"), found.get("Player 2", "Player 2")
+    found = {k.lower(): v for k, v in tags}
+    return found.get("player 1", ""), found.get("player 2", "")
 
 
 def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tuple[Game, GameReplay]:
@@ -368,12 +375,14 @@ def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tup
             continue
         action = _action(entry.item, state, ends_game=_only_wins_follow(items, k))
         moves += isinstance(action, Move)
-        if isinstance(action, Move):
-            _check_syntax(action.play, source, entry.number, number, moves)
         step = _advance(state, action, source, entry.number, number, max(moves, 1))
-        action = _canonical(action, step)
+        if isinstance(action, Move) and step.reasons:
+            _check_syntax(action.play, source, entry.number, number, moves)  # illegal, or damaged?
+        canonical = _canonical(action, step)
+        if canonical is not action:
+            action, step = canonical, replace(step, action=canonical)
         actions.append(action)
-        steps.append(replace(step, action=action))
+        steps.append(step)
         lines.append(entry.number)
         state = step.after
     said: tuple[str, ...] = ()
@@ -389,7 +398,7 @@ def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tup
     warnings = [f"{source}: line {line}, game {number}, move {s.move}: {w}" for s, line in zip(steps, lines) for w in s.warnings]
     if claimed is not None:
         warnings += [f"{source}: line {claimed.number}, game {number}, move {max(moves, 1)}: {w}" for w in said]
-    return game, GameReplay(number, raw.score, tuple(steps), start, state, tuple(warnings))
+    return game, GameReplay(number, raw.score, tuple(steps), start, state, tuple(warnings), tuple(lines))
 
 
 def _check_syntax(play: str, source: str, line: int, game: int, move: int) -> None:
@@ -427,7 +436,8 @@ def _advance(state: flow.Game, action: Action, source: str, line: int, game: int
 
 def _canonical(action: Action, step: Step) -> Action:
     if isinstance(action, Move) and step.play is not None:
-        return replace(action, play=str(step.play))
+        text = str(step.play)
+        return action if text == action.play else replace(action, play=text)
     return action
 
 
@@ -437,25 +447,24 @@ def _claim(
     """The state after a ``Wins`` line (the game's result, or a resignation)
     and warnings where the stated points are not what the rules give.
 
-    The result is read as stated, except that a claim capped at the match
-    (``Wins 2 point and the match`` after a drop with the cube on 4: the
-    points the winner needed) keeps the rules' points, as GNU Backgammon
-    does.  Points no resignation gives (a match forfeit: Galaxy's ``Wins 4
-    point`` with the cube on 1) and a gammon counted single (Galaxy's
-    one-game matches, played with the Jacoby rule) are kept with a warning.
-    A winner other than the rules' is an error.
+    The result is read as stated: on a game in play, ``Wins N`` is the
+    loser's resignation of N points, and points no resignation gives (a
+    match forfeit: Galaxy's ``Wins 4 point`` with the cube on 1, Studio's
+    ``Wins 4016 point`` with the cube on 4) are kept with a warning; on a
+    finished game, points other than the rules' (a gammon counted single in
+    Galaxy's one-game matches, played with the Jacoby rule) are kept with a
+    warning, except a claim capped at the match (``Wins 2 point and the
+    match`` after a drop with the cube on 4: the points the winner needed),
+    which keeps the rules' points, as GNU Backgammon does.  A winner other
+    than the rules' is an error.
     """
     assert isinstance(claimed.item, Wins)
     source, game, move = where
     winner, points = claimed.item.player, claimed.item.points
     length = state.rules.match_length
     needed = length - score[winner] if length else 0
-    warnings: tuple[str, ...] = ()
     if state.result is None:
-        resigned = _resign_points(points, state.cube, needed)
-        if resigned != points:
-            warnings = (f"'Wins {points} point' read as a resignation of {resigned} point(s) (the least that wins the match)",)
-        resign = Resign(other(winner), resigned)
+        resign = Resign(other(winner), points)
         step = _advance(state, resign, source, claimed.number, game, move)
         actions.append(resign)
         steps.append(step)
@@ -471,22 +480,10 @@ def _claim(
             game,
             move,
         )
-    if given == points or 0 < needed <= min(points, given) or warnings:
-        return state, warnings
+    if given == points or 0 < needed <= min(points, given):
+        return state, ()
     warning = f"says player {winner} wins {points} point(s), the rules give {given} ({state.result.how}): read as stated"
     return replace(state, result=replace(state.result, points=points)), (warning,)
-
-
-def _resign_points(points: int, cube: int, needed: int) -> int:
-    """The points of the resignation a ``Wins`` line stands for: 1, 2 or 3
-    times the cube; a claim capped at the match takes the least that wins it;
-    any other (a forfeit) as stated."""
-    level, rest = divmod(points, cube)
-    if not rest and 1 <= level <= 3:
-        return points
-    if 0 < needed <= points:
-        return next((k * cube for k in (1, 2, 3) if k * cube >= needed), points)
-    return points
 
 
 # --- the writer ---------------------------------------------------------------------

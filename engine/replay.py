@@ -95,8 +95,9 @@ class Step:
 @dataclass(frozen=True, slots=True)
 class GameReplay:
     """A replayed game: its number, the score and Crawford state before it, its
-    steps, and warnings (each naming the game and move) where the record was
-    read as stated rather than as the rules give it."""
+    steps, warnings (each naming the game and move) where the record was read
+    as stated rather than as the rules give it, and, when read from a text
+    file, the line of each step."""
 
     number: int
     score: tuple[int, int]
@@ -104,6 +105,14 @@ class GameReplay:
     start: flow.Game
     end: flow.Game
     warnings: tuple[str, ...] = ()
+    lines: tuple[int, ...] = ()
+
+    def line_of(self, step: Step) -> int | None:
+        """The file line a step was read from, when known."""
+        for s, line in zip(self.steps, self.lines):
+            if s is step:
+                return line
+        return None
 
     @property
     def result(self) -> Result | None:
@@ -364,7 +373,7 @@ def _resign(state: flow.Game, action: Resign, move: int) -> Step:
     elif rest or not 1 <= level <= 3:
         why = (
             f"player {other(action.player)} is given {action.points} point(s), which no resignation gives "
-            f"(1, 2 or 3 times the cube of {cube}): read as a forfeit"
+            f"(1, 2 or 3 times the cube of {cube}): read as stated (a forfeit, or the points needed for the match)"
         )
     else:
         why = f"player {action.player} resigned while the game waited for {state.phase.value}"

@@ -1,6 +1,6 @@
 """Names of the LEDs on the board and where each one sits on the WS2812 strip.
 
-Points are dark's numbering 1..24 (see ``/work/shared/board-spec.md``); the bar has one
+Points are dark's numbering 1..24 (see ``docs/board-spec.md``); the bar has one
 LED per colour, ``"bar-dark"`` and ``"bar-light"``.  The strip runs once round the frame
 (``hardware/README.md``, "LED index map"): along dark's edge from dark's left, up the
 right-hand rail (dark's turn light, cube ladder), and back along light's edge.  Which

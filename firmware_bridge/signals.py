@@ -31,6 +31,7 @@ class SignalKind(StrEnum):
     LOOK_NEEDED = "look_needed"
     CUBE = "cube"
     CAMERA_FAULT = "camera_fault"
+    SETUP_NEEDED = "setup_needed"
     CONTROLLER_FAULT = "controller_fault"
     CLEAR = "clear"
 
@@ -296,6 +297,7 @@ _ACTIONS: dict[SignalKind, Callable[..., None]] = {
     SignalKind.LOOK_NEEDED: Signals.look_needed,
     SignalKind.CUBE: Signals.cube,
     SignalKind.CAMERA_FAULT: Signals.camera_fault,
+    SignalKind.SETUP_NEEDED: Signals.setup_needed,
     SignalKind.CONTROLLER_FAULT: Signals.controller_fault,
     SignalKind.CLEAR: Signals.clear,
 }

@@ -23,13 +23,18 @@ from engine.game import Game as GameState
 from engine.mat import read_mat_replay, write_mat
 from engine.position import board_diagram
 from engine.record import IllegalPlay, Match, Move, RecordError
-from engine.replay import GameReplay, MatchReplay, identifiers
+from engine.replay import GameReplay, MatchReplay, Step, identifiers
 from engine.sgf import read_sgf_replay, write_sgf
 
 
 def register(subparsers: Any) -> None:
     """Add the record subcommands to the `bgref` parser."""
-    check = subparsers.add_parser("check-match", help="replay match files and report illegal plays")
+    check = subparsers.add_parser(
+        "check-match",
+        help="replay match files and report illegal plays",
+        epilog="exit status: 0 all read and legal; 1 an illegal play or a damaged file (the message names the line); "
+        "3 a file's last game has no result (cut short, or still in play). See docs/records.md.",
+    )
     check.add_argument("--json", action="store_true", help="one JSON line per file")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.set_defaults(func=check_match)
@@ -93,11 +98,18 @@ def run_check(paths: list[str], as_json: bool, out: TextIO) -> int:
         out.write((json.dumps(report) if as_json else _summary(report, done)) + "\n")
         for warning in report["warnings"]:
             _error("check-match", f"warning: {warning}")
-        if report["illegal"]:
-            first = report["illegal"][0]
-            _error("check-match", f"{path}: game {first['game']}, move {first['move']}: illegal play {first['play']!r}")
+        for game, step in done.illegal():
+            _error("check-match", _illegal_message(path, game, step))
     out.flush()
     return 1 if failed else UNFINISHED if unfinished else 0
+
+
+def _illegal_message(path: str, game: GameReplay, step: Step) -> str:
+    """One line naming the file, line (when known), game and move of an illegal play."""
+    line = game.line_of(step)
+    where = f" on line {line}" if line is not None else ""
+    play = step.action.play if isinstance(step.action, Move) else ""
+    return f"{path}: game {game.number}, move {step.move}: illegal play {play!r}{where}: " + "; ".join(step.reasons)
 
 
 def _reason(path: str, exc: Exception) -> str:

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import os
 import sys
+import threading
 import tomllib
 from pathlib import Path
 from typing import Any, Callable
@@ -206,18 +207,8 @@ def run_watch(args: argparse.Namespace) -> int:
     from vision.sources import CameraError, open_source
 
     from .pipeline import FramePipeline, run_source
-    from .watch import (
-        SETUP_TEXT,
-        Buttons,
-        FirstCalibration,
-        PinUnlocks,
-        FollowCalibration,
-        Stopping,
-        StopRequested,
-        open_devices,
-        saved_calibration,
-        state_dir,
-    )
+    from .watch import (SETUP_TEXT, Buttons, FirstCalibration, FollowCalibration, Locked, PinUnlocks, Pump, Stopping,
+                        StopRequested, open_devices, saved_calibration, state_dir)
 
     _setup_logging()
     stopping = Stopping()
@@ -236,13 +227,16 @@ def run_watch(args: argparse.Namespace) -> int:
         print(f"bgref watch: {exc}", file=sys.stderr)
         return 2
     cal = saved_calibration(calibration_path)
-    settings = settings_from(options)
+    settings = settings_from(options, Seating.from_layout(cal.layout).dark_right if cal is not None else "home")
     folder = Path(options.get("match_dir") or default_match_dir())
     service = RefereeService(settings, folder, None)
     if service.resumed_message():
         log.warning(service.resumed_message())
     devices = open_devices(options)
+    leds_lock = threading.RLock()
+    devices.signals = Locked(devices.signals, leds_lock)  # the pump thread animates the LEDs meanwhile
     service.signals = devices.signals
+    pump = Pump(devices, leds_lock, sdnotify.notify)
     pipeline = FramePipeline(lambda frame: {}, service)
     web = _start_web(options, service, devices, pipeline, cal, calibration_path)
     target: Any = web if web is not None else service  # every reading and press goes through the page's lock
@@ -274,17 +268,17 @@ def run_watch(args: argparse.Namespace) -> int:
         from .web import KeptSource
 
         source = KeptSource(source, web.camera)
+    pump.start()
     sdnotify.notify("READY=1")
     log.info("refereeing %s vs %s from %s; match folder %s", *settings.players, source.name, folder)
 
     def idle() -> None:
         stopping.check()
-        devices.service()
+        pump.beat()
         seating.tick()
         if devices.buttons is not None:
             for press in devices.buttons.poll():
                 buttons.press(press.button)
-        sdnotify.notify("WATCHDOG=1")
 
     how = "the recording ended"
     try:
@@ -293,6 +287,7 @@ def run_watch(args: argparse.Namespace) -> int:
         how = "stopped by signal %d" % (stopping.signal or 0)
     finally:
         sdnotify.notify("STOPPING=1")
+        pump.stop()
         if web is not None:
             web.stop()
         service = current()  # a new match may have been started from the page

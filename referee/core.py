@@ -776,7 +776,7 @@ def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_pl
         name = ref.settings.players[ref.game.turn]
         text = f"{name} moved checkers before rolling: put them back, then play the {roll[0]}-{roll[1]}"
         ref, out = _record_roll(ref, roll, "")
-        return ref, _merge(out, _say(Note(text, "warning"), signals=[Signal("look_needed", ())],
+        return ref, _merge(out, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())],
                                      calls=[Call("moved_before_roll", ref.game.turn, (text,))]))
     if ref.asked_board is not None and (seen.board != ref.asked_board or (ref.asked_rolls and roll not in ref.asked_rolls)):
         known = tuple(d.value for d in ref.dice_read if d.value is not None)

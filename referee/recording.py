@@ -1,5 +1,5 @@
 """Scripted recordings of a whole game as the camera reports it: a stream of
-board readings (``shared/board-spec.md``) with hands passing over the board,
+board readings (``docs/board-spec.md``) with hands passing over the board,
 and the irregularities a referee must catch.
 
 Randomness is injected, so a seed gives the same recording.  The bundled demo

@@ -179,10 +179,19 @@ class RefereeService:
     def write_records(self) -> list[Path]:
         """Write the match so far as ``match.mat`` (and ``match.sgf``) in the match folder."""
         record = self.record()
-        written = [_write_atomic(self.folder / "match.mat", write_mat(record))]
-        sgf = _sgf_writer()
-        if sgf is not None:
-            written.append(_write_atomic(self.folder / "match.sgf", sgf(record)))
+        written = []
+        # The writers are total (a play is written as made); a format that cannot
+        # say something (a .mat file and a cube started by automatic doubles) is
+        # skipped with a message, never a traceback: the journal keeps everything.
+        for name, writer in (("match.mat", write_mat), ("match.sgf", _sgf_writer())):
+            if writer is None:
+                continue
+            try:
+                text = writer(record)
+            except record_model.RecordError as exc:
+                log.error("%s not written: %s", name, exc)
+                continue
+            written.append(_write_atomic(self.folder / name, text))
         self._games_written = self.ref.match.games_played
         return written
 

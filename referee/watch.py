@@ -89,10 +89,15 @@ class Devices:
 
     def service(self) -> None:
         """One round of LED I/O and animation (call every frame and while waiting)."""
+        fault = False
         if self.controller is not None:
             self.controller.service()
+            fault = self.controller.problem is not None
         if self.strip is not None:
             self.strip.service()
+            fault = self.strip.problem is not None
+        if fault != self.signals.scene.controller_fault:
+            self.signals.controller_fault(fault)  # the status LED blinks red while the LEDs cannot be driven
         self.signals.tick()
 
     def check(self) -> tuple[bool, str]:
@@ -172,6 +177,68 @@ def open_devices(options: dict[str, Any], clock: Callable[[], float] = time.mono
     return devices
 
 
+class Locked:
+    """Every method call of ``target`` under ``lock`` (the LED pump runs in its own thread)."""
+
+    def __init__(self, target: Any, lock: Any) -> None:
+        self._target = target
+        self._lock = lock
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._target, name)
+        if not callable(attr):
+            return attr
+
+        def locked(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return attr(*args, **kwargs)
+
+        return locked
+
+
+class Pump:
+    """Keeps the LEDs animated and the link to the Pico alive while the main loop is busy (a first
+    calibration takes seconds; the Pico shows its fault pattern after 3 s without a frame), and tells
+    systemd's watchdog the service lives as long as the main loop has moved within ``stall_seconds``."""
+
+    def __init__(self, devices: Devices, lock: Any, notify: Callable[[str], Any], interval: float = 0.02,
+                 stall_seconds: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.devices = devices
+        self.lock = lock
+        self.notify = notify
+        self.interval = interval
+        self.stall_seconds = stall_seconds
+        self.clock = clock
+        self._beat = clock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="bgref-leds", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def beat(self) -> None:
+        """The main loop is alive."""
+        self._beat = self.clock()
+
+    def _run(self) -> None:
+        next_watchdog = 0.0
+        while not self._stop.wait(self.interval):
+            try:
+                with self.lock:
+                    self.devices.service()
+            except Exception as exc:  # noqa: BLE001 - the pump must outlive any one LED fault
+                log.warning("LED update failed: %s", exc)
+            now = self.clock()
+            if now >= next_watchdog and now - self._beat < self.stall_seconds:
+                self.notify("WATCHDOG=1")
+                next_watchdog = now + 2.0
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=1.0)
+
+
 # --- the seating, from calibration ---------------------------------------------------------------
 
 
@@ -200,9 +267,12 @@ class FollowCalibration:
 
         self.pipeline.reader = BoardReader(cal)
         self.devices.set_layout(Layout.seen(cal.layout.home_right, cal.layout.dark_bottom, self.strip_start))  # type: ignore[arg-type]
+        dark_right = Seating.from_layout(cal.layout).dark_right
         with self.lock:
             service = self.services()
-            service.ref = replace(service.ref, settings=replace(service.ref.settings, dark_right_half=Seating.from_layout(cal.layout).dark_right))
+            if service.settings.dark_right_half != dark_right:  # journalled, as the referee's own seating calls are
+                service.journal.seating(dark_right)
+                service.ref = replace(service.ref, settings=replace(service.ref.settings, dark_right_half=dark_right))
         first = self.cal is None
         self.cal = cal
         log.warning("calibration in use: home boards on dark's %s, dark at the %s of the image, LED strip from the %s",
@@ -212,7 +282,7 @@ class FollowCalibration:
 
     def tick(self) -> None:
         """Lock the camera's exposure once it has settled under a calibration (the colours it learnt)."""
-        if self.cal is None or self._lock_tried or not hasattr(self.source, "lock_exposure"):
+        if self.cal is None or self._lock_tried:
             return
         now = self.clock()
         self._since = now if self._since is None else self._since
@@ -223,6 +293,8 @@ class FollowCalibration:
         from vision.sources import CameraError
 
         self._lock_tried = True
+        if not hasattr(self.source, "lock_exposure"):
+            return  # a USB camera, a recording: nothing to hold
         try:
             locked = self.source.lock_exposure()
         except CameraError as exc:

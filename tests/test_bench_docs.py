@@ -75,3 +75,12 @@ def test_a_run_without_docs_or_that_fails_leaves_the_file_alone(tmp_path):
         print("half a run")
         raise RuntimeError("the benchmark failed")
     assert path.read_text() == DOC
+
+
+def test_a_markdown_section_is_written_as_is(tmp_path):
+    path = tmp_path / "benchmarks.md"
+    path.write_text(DOC)
+    docs_section.write_section("vision-on-independent-renders", "Vision on independent renders", "| a | b |\n|---|---|\n| 1 | 2 |", path=path, markdown=True)
+    text = path.read_text()
+    assert "<!-- bench:vision-on-independent-renders -->\n### Vision on independent renders\n" in text
+    assert "\n| a | b |\n|---|---|\n| 1 | 2 |\n<!-- /bench:vision-on-independent-renders -->" in text and "old plays" in text

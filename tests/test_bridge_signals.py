@@ -221,3 +221,10 @@ def test_the_referee_refuses_a_misspelt_signal_where_it_is_made():
     assert Signal("look_needed").kind is SignalKind.LOOK_NEEDED
     with pytest.raises(ValueError):
         Signal("look_neded")
+
+
+def test_every_signals_method_that_shows_something_is_a_signal_kind():
+    from firmware_bridge import SignalKind
+
+    methods = {name for name in vars(Signals) if not name.startswith("_") and callable(getattr(Signals, name))}
+    assert methods - {"show", "tick"} == {kind.value for kind in SignalKind}, "add the new method to SignalKind and _ACTIONS"

@@ -292,6 +292,7 @@ class Core:
         return out
 
 
+@pytest.mark.slow  # every roll of the demo; the roll-by-roll cases above stay in the default suite
 def test_every_roll_of_the_recording_with_a_die_hidden(demo):
     """Each roll of the bundled game in turn, each of its dice hidden from all
     its readings: the match is recorded whole, or the referee asks for the dice
