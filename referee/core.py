@@ -273,6 +273,7 @@ class Referee:
     moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
     cocked_seen: tuple[SeenDie, ...] = ()  # a roll read with a die cocked, waiting for the next reading to confirm it
     moved_fits: bool = False  # ``moved_unrolled`` is a whole play of some roll (not a checker nudged or misread)
+    last_turn: tuple[Match, Match, bool] | None = None  # the last legal play's match before its roll, after it, roll inferred?
 
     @property
     def game(self) -> Game:
@@ -593,6 +594,9 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
             return ref, _merge(confirmed, more)
     if not _same_checkers(ref, seen) or (ref.dice_read and _rolled_by(ref, seen, 1 - player)):
         # The checkers moved, or the opponent rolls after a die of this turn was read: no roll is recorded yet.
+        reread = _last_play_read_again(ref, seen)
+        if reread is not None:
+            return reread
         return _moved_before_roll(ref, seen)
     cube = _cube_action(ref, seen, player)
     if cube is not None:
@@ -726,6 +730,38 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         ref, more = _await_roll(ref, seen)  # the opponent has rolled already
         out = _merge(out, more)
     return ref, out
+
+
+def _last_play_read_again(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """Before anything of the next turn is seen, the last play read differently, as another legal play of its
+    roll (or, when that roll was taken from the play, of exactly one roll): the first reading after the dice
+    were picked up was wrong, or the checkers were straightened.  The play is withdrawn and recorded as now
+    read, with a look asked; the game is followed from there."""
+    if ref.last_turn is None or seen.dice or ref.dice_read or ref.plays == 0 or ref.settings.mode is Mode.TOURNAMENT:
+        return None
+    before_roll, rolled, inferred = ref.last_turn
+    g = rolled.game
+    assert g is not None
+    if g.dice is None:
+        return None
+    mover = g.turn
+    rolls = [g.dice] if not inferred else [r for r in ROLLS if not (ref.plays == 1 and r[0] == r[1])]
+    fits = [r for r in rolls if judge(g.position, r, seen.board.sides(mover)).legal]
+    roll = fits[0] if len(fits) == 1 else _likeliest(fits) if g.dice not in fits else g.dice
+    if roll is None:
+        return None
+    name = ref.settings.players[mover]
+    if roll == g.dice:
+        base, retracted, events = rolled, 1, ()
+    else:
+        event: Event = Roll(mover, roll) if ref.plays > 1 else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
+        base, retracted, events = apply_to_match(before_roll, event), 2, (event,)
+    again = replace(ref, match=base, plays=ref.plays - 1, before_roll=before_roll, rolls_read=() if inferred else (roll,))
+    new, out = _judge_seen_after(again, seen.board.sides(mover))
+    text = f"{name}'s play read again before {ref.settings.players[1 - mover]}'s turn began: taken as read now"
+    said = Outcome(events=events, notes=(Note(text, "warning"),), retracted=retracted, inferred=events if inferred else (),
+                   calls=(Call("please_look", mover, (text,)),))
+    return new, _merge(said, out)
 
 
 def _likeliest(rolls: Iterable[tuple[int, int]]) -> tuple[int, int] | None:
@@ -1251,8 +1287,9 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
     player = move.player
     ref_games = ref.match.games_played
     match = apply_to_match(ref.match, move)
+    last = (ref.before_roll, ref.match, not ref.rolls_read) if ref.before_roll is not None and not move.accept_illegal else None
     ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
-                  plays=ref.plays + 1, before_roll=None, rolls_read=())
+                  plays=ref.plays + 1, before_roll=None, rolls_read=(), moved_unrolled=None, moved_fits=False, cocked_seen=(), last_turn=last)
     moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
     signals = [] if ref.settings.mode is Mode.RECORD else [Signal(SignalKind.PLAY_ACCEPTED, (moved,))]
     notes = [Note(text)]

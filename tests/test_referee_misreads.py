@@ -124,3 +124,20 @@ def test_a_roll_left_open_is_taken_as_the_likeliest_once_the_opponent_plays_on()
     out = t.see(seen)  # Ann's run, no die seen either: on the next reading it is taken from the play too
     assert [e for e in out.events if isinstance(e, Roll)] == [Roll(0, (6, 5))]
     assert [e.player for e in out.events if isinstance(e, Move)] == [0]
+
+
+def test_the_last_play_read_again_differently_before_the_next_roll_is_taken_as_read_now() -> None:
+    """Ann's 5-2 read as 13/11 13/8 after she picked up the dice, then, before Bob rolls, as 24/22 13/8
+    (the first reading after the pickup was wrong): the play is withdrawn and recorded as now read."""
+    from engine.game import Move
+    from engine.position import Position
+
+    from test_referee_recovery import light_to_roll
+
+    t = light_to_roll()
+    now = Board.from_position(apply_hops(Position.start(), [Hop(24, 22), Hop(13, 8)]), 0)
+    out = t.see(now)
+    assert out.retracted == 1 and [type(e) for e in out.events] == [Move]
+    assert out.events[0].after == apply_hops(Position.start(), [Hop(24, 22), Hop(13, 8)])
+    assert [c.kind for c in out.calls] == ["please_look"]
+    assert t.ref.game.turn == 1 and t.ref.plays == 1
