@@ -646,7 +646,7 @@ def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]
     why = "a die is cocked"
     if same:
         return ref, _reroll(player, f"{name}: roll again: {why}", Call("cocked", player, (why,))), True
-    return ref, _say(Note(f"{name}'s die was cocked: rolled again", "warning"), calls=[Call("cocked", player, (why,))]), False
+    return ref, _say(Note(f"{name}: roll again: {why} (rolled again already)", "warning"), calls=[Call("cocked", player, (why,))]), False
 
 
 def _record_roll(ref: Referee, dice: tuple[int, int], how: str) -> tuple[Referee, Outcome]:
