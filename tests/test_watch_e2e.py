@@ -233,3 +233,27 @@ def test_watch_without_calibration_referees_a_whole_recorded_game(tmp_path) -> N
     seen = recover(tmp_path / "state" / "current" / "match.journal")
     assert list(seen.events) == truth.events
     assert (tmp_path / "state" / "current" / "match.mat").read_text() == (tmp_path / "truth" / "match.mat").read_text()
+
+
+def test_watch_asks_for_the_start_position_on_the_page(tmp_path, footage_dir, monkeypatch) -> None:
+    import re
+    import urllib.request
+
+    firmware = FirmwareOnPty(monkeypatch)
+    env = dict(os.environ, PYTHONUNBUFFERED="1", XDG_CONFIG_HOME=str(tmp_path / "no-config"), STATE_DIRECTORY=str(tmp_path / "page"))
+    cmd = [sys.executable, "-m", "referee.cli", "watch", "--camera", str(footage_dir), "--led-port", firmware.path, "--web", "127.0.0.1:0"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = None
+        for line in proc.stdout:
+            found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+            if found:
+                url = found.group(1)
+                break
+        assert url, "no web page address in the log"
+        state = json.loads(urllib.request.urlopen(url + "api/state", timeout=10).read())
+        assert any("put the checkers in the start position" in note["text"] for note in state["notes"]), state["notes"]
+    finally:
+        code, seconds, _ = sigterm(proc)
+        firmware.close()
+    assert code == 0 and seconds < 2.0
