@@ -7,8 +7,8 @@ JPEG drawn per still) are read with ``bgref read``.  The renderer imports nothin
 the product; the truth is the scene description.  Prints, per factor value: whole board
 exact, per point, per die value (flat dice), flat/cocked, cube value, calibration.
 
-    python benchmarks/bench_vision_world.py [--setups 12 --stills 12 --seed 1] [--quick]
-        [--fix lens=barrel] [--hold-out typeface=FreeSerif/fill] [--write-docs]
+    python benchmarks/bench_vision_world.py [--setups 12 --stills 10 --seed 1] [--quick]
+        [--fix lens=barrel] [--hold-out typeface=FreeSerif/fill] [--docs]
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import docs_section  # noqa: E402
 from benchmarks.world.render import render  # noqa: E402
 from benchmarks.world.scene import FACTORS, Scene, random_scene  # noqa: E402
 
-DOCS = ROOT / "docs" / "benchmarks.md"
 HEADING = "## Vision on independent renders"
 MEASURES = ("exact", "points", "unsure points", "die value", "flat/cocked", "cube")
 
@@ -86,7 +86,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="3 setups x 4 stills (a smoke test)")
     ap.add_argument("--fix", action="append", default=[], help="factor=value for every still")
     ap.add_argument("--hold-out", action="append", default=[], help="factor=value never drawn")
-    ap.add_argument("--write-docs", "--docs", action="store_true", help=f"write the table into {DOCS.relative_to(ROOT)}")
+    ap.add_argument("--write-docs", "--docs", action="store_true", help="write the table into its section of docs/benchmarks.md")
     ap.add_argument("--keep", type=Path, help="keep the rendered stills and readings here")
     args = ap.parse_args()
     if args.quick:
@@ -174,11 +174,10 @@ def main() -> int:
 def write_section(heading: str, body: str) -> None:
     """Replace (or add) this run's section of docs/benchmarks.md (``benchmarks/docs_section.py``),
     leaving the others alone; the section's name is the heading's words."""
-    from benchmarks import docs_section
-
     title = heading.lstrip("#").strip()
     name = "-".join("".join(c if c.isalnum() else " " for c in title.lower()).split())
     docs_section.write_section(name, title, body, markdown=True)
+
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -227,7 +227,7 @@ def run_watch(args: argparse.Namespace) -> int:
         print(f"bgref watch: {exc}", file=sys.stderr)
         return 2
     cal = saved_calibration(calibration_path)
-    settings = settings_from(options)
+    settings = settings_from(options, Seating.from_layout(cal.layout).dark_right if cal is not None else "home")
     folder = Path(options.get("match_dir") or default_match_dir())
     service = RefereeService(settings, folder, None)
     if service.resumed_message():

@@ -330,7 +330,7 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
 # --- what can physically have happened ---------------------------------------------------
 
 UNSURE_RUN = 3  # impossible readings in a row before the players are asked to look
-NEAR = 2  # checkers a reading may be off by and still be taken for the board the rules allow
+NEAR = 1  # checkers a reading may be off by and still be taken for the board the rules allow
 
 
 def _distance(a: Board, b: Board) -> int:
@@ -378,7 +378,8 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     if _possible(ref, seen):
         return replace(ref, unsure_run=0), seen, Outcome()
     g = ref.game
-    allowed = _allowed_boards(ref)
+    # Waiting on the players to show a roll, the game may have moved on beyond what the referee follows.
+    allowed = _allowed_boards(ref) if ref.asked_board is None else []
     near = sorted((_distance(b, seen.board), i) for i, b in enumerate(allowed))
     near = [(d, i) for d, i in near if d <= NEAR]
     if near and (len(near) == 1 or near[0][0] < near[1][0]):
@@ -386,7 +387,8 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     ref = replace(ref, unsure_run=ref.unsure_run + 1)
     if ref.unsure_run != UNSURE_RUN:
         return ref, None, Outcome()
-    wrong = sorted(i + 1 for i, (a, b) in enumerate(zip(allowed[0].points, seen.board.points)) if a != b)
+    standing = Board.from_position(g.position, g.turn)
+    wrong = sorted(i + 1 for i, (a, b) in enumerate(zip(standing.points, seen.board.points)) if a != b)
     where = f" at {', '.join(map(str, wrong))}" if wrong else ""
     text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
     return ref, None, _look(g.turn, text, tuple(wrong))

@@ -106,7 +106,8 @@ def test_dice_picked_up_before_they_were_seen():
 def test_unreadable_die_then_played():
     t = light_to_roll()
     out = t.see(t.board(), die(6, LIGHT), die(None, LIGHT))
-    assert signals(out) == ["reroll_needed"]  # as read, the roll does not stand
+    assert signals(out) == ["look_needed"]  # vision is unsure, the player is not: a look, no roll again
+    assert [c.kind for c in out.calls] == ["please_look"]
     played = t.after((24, 18), (13, 10))
     t.see(played, die(6, LIGHT), die(None, LIGHT))  # played on: the die was flat, vision could not read it
     out = t.see(played)
