@@ -128,6 +128,7 @@ def journal_events(path: Path) -> list[dict]:
     return [json.loads(line)["entry"] for line in lines[1:] if line.endswith("}")]
 
 
+@pytest.mark.slow  # renders camera footage first (the module's footage_dir, about a minute)
 def test_watch_first_run_calibrates_referees_and_stops_cleanly_on_sigterm(tmp_path, footage_dir, monkeypatch) -> None:
     from referee.journal import recover
 
@@ -179,6 +180,7 @@ def test_watch_retries_a_missing_camera_and_stops_at_once(tmp_path, monkeypatch)
                for f in firmware.strip.written)
 
 
+@pytest.mark.slow  # renders camera footage first (the module's footage_dir, about a minute)
 def test_selfcheck_and_snapshot_use_the_watch_pipeline(tmp_path, footage_dir, monkeypatch) -> None:
     firmware = FirmwareOnPty(monkeypatch)
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "no-config"), STATE_DIRECTORY=str(tmp_path))
