@@ -278,8 +278,8 @@ def export(net: object, path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--frames", type=int, default=360, help="rendered frames (24 strips each)")
-    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--frames", type=int, default=720, help="rendered frames (24 strips each)")
+    ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--workers", type=int, default=2, help="processes rendering")
     ap.add_argument("--threads", type=int, default=2, help="torch threads")
     ap.add_argument("--keep", type=Path, default=None, help="keep each rendered set's strips in this directory (reused if present)")
