@@ -85,14 +85,8 @@ class ReaderConfig:
     cube_ring: float = 0.25  # band around the cube's square, in cube edges, that should not look like its face
     cube_numeral_close: float = 5.0  # mm: closing that fills the numerals' ink into the cube's face
     cube_square_tolerance: float = 0.25  # the face's outline is the cube's when both sides are within this share of its edge
-    cube_crop: float = 1.0  # crop side around the cube's centre, in cube edges
-    cube_search: float = 0.3  # the numeral template may sit this far (fraction of the edge) off centre (a face the light mask sees only in part misplaces its centre)
-    cube_angles: tuple[float, ...] = (-5.0, 0.0, 5.0)  # tried about the cube outline's turn, on top of 90° turns
-    cube_stop: float = 0.8  # a numeral matched this well ends the search (other places and turns are tried only below it)
-    cube_refine: int = 4  # numerals (of 24: six faces, four quarter turns) tried at the small turns, the best upright
-    cube_ink_depth: float = 0.45  # numerals are this much darker than the cube's face
-    cube_pip_area: tuple[float, float] = (1.25, 10.0)  # mm²: ink spots this large and round on a face are a die's pips
-    cube_max_spots: int = 2  # and more of them than this make a face a die's, not the cube's (numerals have one or two glyphs)
+    cube_search: float = 0.2  # the face is also read this far (fraction of the edge) off its centre either way (a face the light mask sees only in part misplaces its centre)
+    cube_stop: float = 0.8  # a numeral read this surely ends the search (other places and turns are tried only below it)
     cube_min_score: float = 0.05  # numeral template correlation that makes a blob the cube
     cube_sure: float = 0.6  # a match this good off the playing surface needs no further look
     min_fill: float = 0.7  # blob area / its rectangle: dice and cube are square
