@@ -13,7 +13,7 @@ PyTorch is not a dependency of the project (the reader runs the network on NumPy
 ``python3 -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch==2.13.0 numpy opencv-python-headless``.
 
 ``extract`` calibrates each setup (cached beside OUT in ``OUT.cal/``), reads every frame with
-``vision.read.BoardReader`` and keeps, for every die it reads, the look ``vision.read.cocked_look`` makes
+``vision.read.BoardReader`` and keeps, for every die it reads, the look ``vision.dice_board.cocked_look`` makes
 (the one the reader judges), its reading (value, flat) and the truth of the nearest true die (within 14 mm;
 unmatched dice are kept with truth -1 and left out of fitting). A set's name is its directory's.
 
@@ -58,6 +58,7 @@ def extract(out: Path, dirs: list[Path]) -> None:
     from dataclasses import replace
 
     import cv2
+    import vision.dice_board as D
     import vision.read as R
     from bench_vision_blender import to_reader_mm
     from vision.calibrate import Calibration, CalibrationConfig, calibrate
@@ -68,7 +69,7 @@ def extract(out: Path, dirs: list[Path]) -> None:
     cache = out.with_suffix(".cal")
     cache.mkdir(exist_ok=True)
     seen: list[tuple[dict, np.ndarray, float]] = []
-    read_die = R.read_die
+    read_die = D.read_die
 
     def kept(cfg, cal, raw, blob, view, at=None):  # type: ignore[no-untyped-def]
         die = read_die(cfg, cal, raw, blob, view, at)
@@ -77,12 +78,12 @@ def extract(out: Path, dirs: list[Path]) -> None:
         centre = blob.centre if at is None else at
         away = np.asarray(centre, np.float64) - np.asarray(view.nadir, np.float64)
         away /= max(float(np.linalg.norm(away)), 1e-9)
-        square = R.read_top_face(cfg, raw, footprint, True, away)
-        look, lift = R.cocked_look(cfg, raw, footprint, square, view, centre, away)
+        square = D.read_top_face(cfg, raw, footprint, True, away)
+        look, lift = D.cocked_look(cfg, raw, footprint, square, view, centre, away)
         seen.append((die | {"rules_flat": rules["flat"]}, look, lift))
         return die
 
-    R.read_die = kept
+    D.read_die = kept  # find_dice calls it there
     rows, looks = [], []
     cfg = ReaderConfig()
     for root in dirs:

@@ -5,7 +5,7 @@
 Draws patches around a cube's face (``benchmarks/cube_faces.py``: an ivory face with a numeral in
 a system typeface, any quarter turn or any turn, lamp, blur, noise, JPEG), cut as the reader cuts
 them (2.6 face edges across, 2 px per mm), and reads each with the reader's own
-``vision.read._read_numeral`` (whichever method the checkout has). Prints, per typeface family,
+``vision.cube._read_numeral`` (whichever method the checkout has). Prints, per typeface family,
 the share of cube faces read as the right value, the share of die faces wrongly taken for a cube,
 and the median time per read. The held-out families (``cube_faces.HELD_OUT`` and OpenCV's
 Hershey faces) never reached training or tuning of ``vision/cube_cnn.onnx``.
@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cube_faces  # noqa: E402
 from vision.config import ReaderConfig  # noqa: E402
-from vision.read import WhiteBlob, _face_mask, _read_numeral  # noqa: E402
+from vision.blobs import WhiteBlob  # noqa: E402
+from vision.cube import _face_mask, _read_numeral  # noqa: E402
 
 PATCH_EDGES = 2.6  # the reader's patch around a whole cube: 2 x cube_patch (1.3) edges
 

@@ -51,7 +51,7 @@ from vision.dice import DiceConfig, candidate_regions  # noqa: E402
 from vision.dice_cnn import CNN_PATH, INPUT_SIDE, LAYERS, ConvFaceModel, cnn_input, im2col3, maxpool2  # noqa: E402
 from vision.render import DIE_WHITE, _paint_face  # noqa: E402
 
-DEFAULT = Path("/work/shared/data/dice-photos-top-down")
+DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "data" / "dice-photos-top-down"
 PATCH, SIDE = 96, 48  # patch side, and the die's side inside a patch (pixels)
 FOLD_SEED = 2025  # of the cross-validation folds over train photos
 
@@ -92,7 +92,7 @@ def photo_patches(cfg: DiceConfig, image: np.ndarray, labels) -> tuple[list, lis
         cand.append(cv2.warpAffine(image, rot, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
         cls.append(k)
         which.append(j)
-    for v, lx, ly, bw, bh in labels:  # the box scaled to a SIDE x SIDE square
+    for _value, lx, ly, bw, bh in labels:  # the box scaled to a SIDE x SIDE square
         m = np.float32([[SIDE / bw, 0, PATCH / 2 - lx * SIDE / bw], [0, SIDE / bh, PATCH / 2 - ly * SIDE / bh]])
         boxes.append(cv2.warpAffine(image, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
     return cand, cls, which, boxes

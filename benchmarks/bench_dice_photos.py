@@ -7,7 +7,7 @@ The second form is the cross-validation over the train photos (folds by photo, s
 ``bench_dice_cnn_train.py --folds 5 --fold K`` and ``bench_dice_cnn_torch.py`` hold them out): each
 fold is read with the networks fitted without it, and the folds' accuracies are printed with their mean.
 
-The photos (``shared/data/dice-photos-top-down``) are a held-out test set: nothing in
+The photos (``tests/data/dice-photos-top-down``) are a held-out test set: nothing in
 ``vision`` was fitted on them. A labelled die counts as right when a detection's centre
 lies within half the labelled box's size of the labelled centre (greedy, nearest first)
 and its value equals the label. White dice with dark pips are told apart automatically:
@@ -38,7 +38,7 @@ from vision.dice_cnn import load_cnn  # noqa: E402
 from bench_dice_cnn_train import cv_fold_of  # noqa: E402
 from settings import with_sets  # noqa: E402
 
-DEFAULT = Path("/work/shared/data/dice-photos-top-down")
+DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "data" / "dice-photos-top-down"
 WHITE_L = 185.0  # L (0..255) of a white face
 WHITE_CHROMA = 18.0  # max distance of a,b from neutral (128)
 

@@ -25,7 +25,7 @@ from vision.dice import DiceConfig, _face_crop, candidate_regions  # noqa: E402
 from vision.dice_model import MODEL_PATH, FaceModel, face_features  # noqa: E402
 from vision.render import DIE_WHITE, _paint_face  # noqa: E402
 
-DEFAULT = Path("/work/shared/data/dice-photos-top-down")
+DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "data" / "dice-photos-top-down"
 
 
 def dihedral(img: np.ndarray) -> list[np.ndarray]:

@@ -1,6 +1,6 @@
 """Accuracy and speed of calibrate + read on rendered images of the set.
 
-    .venv/bin/python benchmarks/bench_vision.py [--setups 30] [--frames 10] [--seed 20261121] [--csv out.csv] [--again N]
+    .venv/bin/python benchmarks/bench_vision.py [--setups 30] [--frames 10] [--seed 20261121] [--csv out.csv] [--again N] [--docs]
 
 Each setup is a fresh random installation (camera pose up to 15° off vertical, either
 orientation, home boards on either side, lamp, palette, lens, noise, JPEG) drawn from
@@ -11,7 +11,8 @@ setup is calibrated on its own start-position render, then ``--frames`` random p
 middle's height, where the reader places them. Prints whole-board exact rates,
 per-point, per-die, flat/cocked, half and cube accuracies (a whole board is exact when every
 field is, the dice's halves included), arm-occlusion behaviour, and the
-median ``read`` time per 1280x720 frame on one core (wall clock and CPU).
+median ``read`` time per 1280x720 frame on one core (wall clock and CPU).  ``--docs`` also
+writes the result into its section of docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from vision.read import BoardReader  # noqa: E402
 from vision.render import image_point, random_scene, random_setup, render, with_arm  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import docs_section  # noqa: E402
 from settings import with_sets  # noqa: E402
 
 DIE_MATCH_MM = 12.0
@@ -59,7 +61,7 @@ def match_dice(setup, cal, truth_specs, reading):
         best, best_d = None, DIE_MATCH_MM
         geo = BoardGeometry()
         sx, sy = to_reader_frame(setup, cal, spec.xy, surface_height(geo, spec.xy) + geo.die_edge / 2)  # the die's middle
-        for i, (d, xy) in enumerate(read):
+        for i, (_die, xy) in enumerate(read):
             dist = float(np.hypot(xy[0] - sx, xy[1] - sy))
             if dist < best_d:
                 best, best_d = i, dist
@@ -153,7 +155,13 @@ def main() -> int:
     ap.add_argument("--again", type=int, default=0, metavar="N",
                     help="then read every game frame N times more, back to back (no rendering between reads to disturb the caches), and print that median too")
     ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE", help="ReaderConfig fields to change for reading (Python literals)")
+    docs_section.add_flag(ap)
     args = ap.parse_args()
+    with docs_section.recorded("vision", "Calibrate and read on OpenCV renders (vision.render)", enabled=args.docs):
+        return _run(ap, args)
+
+
+def _run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     reader_cfg = with_sets(ap, ReaderConfig(), args.set)
     cv2.setNumThreads(1)
     tally = Tally()

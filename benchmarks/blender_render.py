@@ -329,7 +329,7 @@ def board_job(setup: Setup, numerals_dir: Path) -> dict[str, object]:
     pal = setup.palette
     f, pw = GEO.frame, GEO.point_width
     points = []
-    for half, x0 in enumerate((f, GEO.bar_x[1])):
+    for _half, x0 in enumerate((f, GEO.bar_x[1])):
         for col in range(6):
             for top in (True, False):
                 base_y = f if top else GEO.depth - f

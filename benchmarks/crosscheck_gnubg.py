@@ -1,10 +1,11 @@
 """Compare every legal play with GNU Backgammon's on self-played positions.
 
-    .venv/bin/python benchmarks/crosscheck_gnubg.py [--positions 20000] [--seed 1]
+    .venv/bin/python benchmarks/crosscheck_gnubg.py [--positions 20000] [--seed 1] [--docs]
 
 Prints the number of positions, plays and differences (by resulting position).
 gnubg's move tuples stop at the first bear-off, so where any play bears off the
 complete plays come from gnubg's `hint` text, applied with every starred hit.
+``--docs`` also writes the result into its section of docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -13,20 +14,31 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
-from engine import legal_plays
-from engine.selfplay import sample_positions
-from referee import gnubg_link
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from engine import legal_plays  # noqa: E402
+from engine.selfplay import sample_positions  # noqa: E402
+from referee import gnubg_link  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import docs_section  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
+    docs_section.add_flag(parser)
     args = parser.parse_args()
     if not gnubg_link.available():
         print("the gnubg package is not installed here (x86-64 wheels only)", file=sys.stderr)
         return 2
+    with docs_section.recorded("crosscheck-gnubg", "Legal plays compared with GNU Backgammon's", enabled=args.docs):
+        return _compare(args)
+
+
+def _compare(args: argparse.Namespace) -> int:
     items = sample_positions(random.Random(args.seed), args.positions)
     start = time.perf_counter()
     plays = differences = via_hint = dances = 0

@@ -1,4 +1,4 @@
-"""The board as the camera sees it (``shared/board-spec.md``) and positions.
+"""The board as the camera sees it (``docs/board-spec.md``) and positions.
 
 A board reading numbers points 1-24 from dark's side; ``points[i]`` is dark's
 point ``i + 1``, positive for dark checkers and negative for light.  Dark is

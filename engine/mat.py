@@ -1,6 +1,6 @@
 """The Jellyfish/FIBS ``.mat`` text match format: read every dialect, write GNU Backgammon's.
 
-Dialects read (``shared/formats.md``; GNU Backgammon's ``import.c`` and
+Dialects read (``docs/records.md``; GNU Backgammon's ``import.c`` and
 ``export.c``): GNU Backgammon, Backgammon Galaxy (bar ``25``, off ``0``, one
 hop per die, ``Losses N point``, ``Wins N point and the match``), Backgammon
 Studio and eXtreme Gammon (``bar/22``, ``6/off``, ``13/11(2)``, chains
@@ -15,14 +15,18 @@ with nothing after the colon is a dance, or, when the game then ends by
 resignation and the roll could have been played, a roll at which the player
 resigned.  ``Losses N point`` lines repeat the ``Wins`` line and are skipped.
 
-Reading replays every play (:mod:`engine.replay`): plays are stored in GNU
-Backgammon's canonical notation, illegal ones as written.  Errors
-(:class:`MatError`) name the file, line, game and move.
-
-Some programs write only the points a winner needed for the match (``Wins 2
-point and the match`` with the cube on 4); such a line is accepted when the
-rules' result also wins the match, and the record keeps the rules' points.  A
-match may start mid-way: the first game's score is taken as given.
+Reading is lenient on dialect and strict on rules.  Every play is replayed
+(:mod:`engine.replay`): plays are stored in GNU Backgammon's canonical
+notation, illegal ones as written (``23/bar`` too) and reported.  A result
+is read as stated, with a warning where the rules give other points: a match
+forfeit (``Wins 4 point`` with the cube on 1), a resignation before the
+opening roll, a gammon counted single.  A ``Wins`` line that only caps a
+finished game's points at the match (``Wins 2 point and the match`` after a
+drop with the cube on 4) keeps the rules' points.  Also read: blank player
+names, two numbered lines joined into one, a file that stops after a game's
+header.  Errors (:class:`MatError`: damage) name the file, line, game and
+move; warnings (``MatchReplay.warnings``) do too.  A match may start mid-way:
+the first game's score is taken as given.
 
 The writer follows GNU Backgammon's ``ExportGameJF`` layout: ``%3d) %-27s``
 for the left column (padding kept: gnubg's importer needs it after
@@ -67,7 +71,7 @@ import re
 from dataclasses import dataclass, replace
 
 from . import game as flow
-from .plays import legal_plays
+from .plays import PlayError, legal_plays
 from .record import (
     Action,
     Beaver,
@@ -92,6 +96,7 @@ from .replay import (
     advance,
     check_score,
     finish_game,
+    read_movement,
     replay,
     start_match,
 )
@@ -141,8 +146,9 @@ class _RawMatch:
 _TAG = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d+)\s+points?\s+match\b", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
+_SCORE = re.compile(r"^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$")
 _NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
+_RENUMBERED = re.compile(r"(?<=\s)\d+\)(?=\s)")  # a move number repeated inside a line
 _ITEM_START = re.compile(r"(?<![\w/*])(?:[1-6][1-6]:|Doubles\b|Takes\b|Drops\b|Beavers\b|Raccoons\b|Wins\b|Losses\b)", re.IGNORECASE)
 _ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
 _CUBE = re.compile(r"^(Doubles|Beavers|Raccoons)(?:\s*=>\s*(\d+))?$", re.IGNORECASE)
@@ -185,6 +191,10 @@ def _parse(text: str, source: str) -> _RawMatch:
             raise _fail(source, number, f"expected a header tag, ';' comment or 'N point match', not {stripped!r}")
     if raw.length is None:
         raise _fail(source, len(lines), "no 'N point match' line")
+    if expect_score:
+        # The file stops after a game's header (a download cut short): the game
+        # is kept, with no score line, no play and no result.
+        raw.games[-1].score = (-1, -1)
     return raw
 
 
@@ -208,6 +218,12 @@ def _score_line(stripped: str, source: str, number: int) -> tuple[tuple[str, str
 def _body_line(line: str, source: str, number: int, game: int) -> list[_Line]:
     numbered = _NUMBERED.match(line)
     body = numbered.group(2) if numbered else line
+    again = _RENUMBERED.search(body) if numbered else None
+    if again:
+        # Two numbered lines joined into one (``24) 43: 21/18 18/14    24)  Losses
+        # 2 point    Wins 2 point``): the second is read with its own columns.
+        head, rest = line[: len(line) - len(body) + again.start()], body[again.start() :]
+        return _body_line(head, source, number, game) + _body_line(rest, source, number, game)
     starts = [m.start() for m in _ITEM_START.finditer(body)]
     if not starts:
         if body.strip():
@@ -274,13 +290,20 @@ def read_mat(text: str, source: str = "<mat>") -> Match:
 
 
 def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
-    """The match in a ``.mat`` text with its replay (read once, checked once)."""
+    """The match in a ``.mat`` text with its replay (read once, checked once);
+    the replay's warnings name the line of what was read as stated rather
+    than as the rules give it."""
     raw = _parse(text, source)
     rules, tags = _rules(raw, source)
-    state = start_match(rules, [Game(g.score, ()) for g in raw.games[:1]])
+    state = start_match(rules, [Game(g.score, ()) for g in raw.games[:1] if g.score != (-1, -1)])
     games: list[Game] = []
     replays: list[GameReplay] = []
+    warnings: list[str] = []
     for number, raw_game in enumerate(raw.games, start=1):
+        if raw_game.score == (-1, -1):
+            raw_game.score = state.score
+            raw_game.players = raw.games[number - 2].players if number > 1 else ("", "")
+            warnings.append(f"{source}: line {raw_game.line}: game {number}: the file ends after the game's header")
         try:
             check_score(state, raw_game.score, number)
         except ReplayError as exc:
@@ -293,10 +316,14 @@ def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
             raise
         games.append(game)
         replays.append(done)
+        warnings += done.warnings
         state = finish_game(state, done, number)
-    players = raw.games[0].players if raw.games else _tag_players(raw.tags)
+    tagged = _tag_players(raw.tags)
+    players = raw.games[0].players if raw.games else (tagged[0] or "Player 1", tagged[1] or "Player 2")
+    # A blank name column: the header tag's name, when it has one.
+    players = (players[0] or tagged[0].strip(), players[1] or tagged[1].strip())
     match = Match(players, rules, tuple(games), tags, "\n".join(raw.comments))
-    return MatchReplay(match, tuple(replays))
+    return MatchReplay(match, tuple(replays), tuple(warnings))
 
 
 _RULE_TAGS = ("crawford", "jacoby", "beaver", "beavers", "cubelimit", "raccoons", "raccoon", "autodoubles")
@@ -328,13 +355,14 @@ def _rules(raw: _RawMatch, source: str) -> tuple[flow.Rules, tuple[tuple[str, st
 
 
 def _tag_players(tags: list[tuple[str, str]]) -> tuple[str, str]:
-    found = dict(tags)
-    return found.get("Player 1", "Player 1"), found.get("Player 2", "Player 2")
+    found = {k.lower(): v for k, v in tags}
+    return found.get("player 1", ""), found.get("player 2", "")
 
 
 def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tuple[Game, GameReplay]:
     steps: list[Step] = []
     actions: list[Action] = []
+    lines: list[int] = []  # the line of each step
     state = start
     moves = 0
     claimed: _Line | None = None
@@ -348,19 +376,37 @@ def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tup
         action = _action(entry.item, state, ends_game=_only_wins_follow(items, k))
         moves += isinstance(action, Move)
         step = _advance(state, action, source, entry.number, number, max(moves, 1))
-        action = _canonical(action, step)
+        if isinstance(action, Move) and step.reasons:
+            _check_syntax(action.play, source, entry.number, number, moves)  # illegal, or damaged?
+        canonical = _canonical(action, step)
+        if canonical is not action:
+            action, step = canonical, replace(step, action=canonical)
         actions.append(action)
-        steps.append(replace(step, action=action))
+        steps.append(step)
+        lines.append(entry.number)
         state = step.after
+    said: tuple[str, ...] = ()
     if claimed is not None:
-        state = _claim(claimed, state, raw.score, actions, steps, (source, number, max(moves, 1)))
+        state, said = _claim(claimed, state, raw.score, actions, steps, (source, number, max(moves, 1)))
+        lines += [claimed.number] * (len(steps) - len(lines))
     result = state.result
     game = Game(
         raw.score,
         tuple(actions),
         None if result is None else Result(result.winner, result.points, result.how == "resignation"),
     )
-    return game, GameReplay(number, raw.score, tuple(steps), start, state)
+    warnings = [f"{source}: line {line}, game {number}, move {s.move}: {w}" for s, line in zip(steps, lines) for w in s.warnings]
+    if claimed is not None:
+        warnings += [f"{source}: line {claimed.number}, game {number}, move {max(moves, 1)}: {w}" for w in said]
+    return game, GameReplay(number, raw.score, tuple(steps), start, state, tuple(warnings), tuple(lines))
+
+
+def _check_syntax(play: str, source: str, line: int, game: int, move: int) -> None:
+    """A play's text must be moves, however illegal; anything else is damage."""
+    try:
+        read_movement(play)
+    except PlayError as exc:
+        raise _fail(source, line, str(exc), game, move) from None
 
 
 def _only_wins_follow(items: list[_Line], k: int) -> bool:
@@ -390,18 +436,27 @@ def _advance(state: flow.Game, action: Action, source: str, line: int, game: int
 
 def _canonical(action: Action, step: Step) -> Action:
     if isinstance(action, Move) and step.play is not None:
-        return replace(action, play=str(step.play))
+        text = str(step.play)
+        return action if text == action.play else replace(action, play=text)
     return action
 
 
 def _claim(
     claimed: _Line, state: flow.Game, score: tuple[int, int], actions: list[Action], steps: list[Step], where: tuple[str, int, int]
-) -> flow.Game:
-    """The state after a ``Wins`` line: the game's result, or a resignation.
+) -> tuple[flow.Game, tuple[str, ...]]:
+    """The state after a ``Wins`` line (the game's result, or a resignation)
+    and warnings where the stated points are not what the rules give.
 
-    Some programs write only the points the winner needed for the match (``Wins
-    2 point and the match`` with the cube on 4); such a claim is accepted when
-    the rules' result also wins the match.
+    The result is read as stated: on a game in play, ``Wins N`` is the
+    loser's resignation of N points, and points no resignation gives (a
+    match forfeit: Galaxy's ``Wins 4 point`` with the cube on 1, Studio's
+    ``Wins 4016 point`` with the cube on 4) are kept with a warning; on a
+    finished game, points other than the rules' (a gammon counted single in
+    Galaxy's one-game matches, played with the Jacoby rule) are kept with a
+    warning, except a claim capped at the match (``Wins 2 point and the
+    match`` after a drop with the cube on 4: the points the winner needed),
+    which keeps the rules' points, as GNU Backgammon does.  A winner other
+    than the rules' is an error.
     """
     assert isinstance(claimed.item, Wins)
     source, game, move = where
@@ -409,15 +464,14 @@ def _claim(
     length = state.rules.match_length
     needed = length - score[winner] if length else 0
     if state.result is None:
-        resign = Resign(other(winner), _resign_points(points, state.cube, needed))
+        resign = Resign(other(winner), points)
         step = _advance(state, resign, source, claimed.number, game, move)
         actions.append(resign)
         steps.append(step)
         state = step.after
     assert state.result is not None
     given = state.result.points
-    capped = 0 < needed <= min(points, given)
-    if state.result.winner != winner or (given != points and not capped):
+    if state.result.winner != winner:
         raise _fail(
             source,
             claimed.number,
@@ -426,18 +480,10 @@ def _claim(
             game,
             move,
         )
-    return state
-
-
-def _resign_points(points: int, cube: int, needed: int) -> int:
-    """The points of the resignation a ``Wins`` line stands for: 1, 2 or 3
-    times the cube; a claim capped at the match takes the least that wins it."""
-    level, rest = divmod(points, cube)
-    if not rest and 1 <= level <= 3:
-        return points
-    if 0 < needed <= points:
-        return next((k * cube for k in (1, 2, 3) if k * cube >= needed), points)
-    return points
+    if given == points or 0 < needed <= min(points, given):
+        return state, ()
+    warning = f"says player {winner} wins {points} point(s), the rules give {given} ({state.result.how}): read as stated"
+    return replace(state, result=replace(state.result, points=points)), (warning,)
 
 
 # --- the writer ---------------------------------------------------------------------
@@ -454,7 +500,7 @@ def write_mat(match: Match) -> str:
                 f"game {number}: the cube starts at {game.cube} (automatic doubles), "
                 "which a .mat file cannot say; write SGF"
             )
-    done = replay(match)
+    done = replay(match, tolerant=True)  # a record is always written, as made
     out = [f'; [{key} "{value}"]' for key, value in match.tags]
     out += _rule_tags(match.rules)
     out += [f"; {line}" if line else ";" for line in match.comment.splitlines()]

@@ -5,9 +5,17 @@ The flow of each game (opening roll, cube, resignations, scoring) is
 :mod:`engine.game`'s state machine; plays are read with
 :func:`engine.plays.parse_play` and judged with :func:`engine.judge.judge`.
 A play that breaks the rules is accepted as made (it was, at the board) and
-reported with its reasons; anything else the rules refuse (a take with no
+reported with its reasons: a checker moved backwards (``23/bar``) is moved so;
+a play the board cannot follow at all (onto a point the opponent holds, from
+a point where the player has none) leaves the board as it was, with a
+warning.  A result the rules do not give (a match forfeit, a resignation
+before the opening roll, a gammon counted single) is taken as the record
+states it, with a warning.  Anything else the rules refuse (a take with no
 double, a game recorded after the match was won, a score that does not add
-up) stops the replay with a :class:`ReplayError` naming the game and move.
+up) stops the replay with a :class:`ReplayError` naming the game and move,
+except in ``replay(match, tolerant=True)``, which the writers use: there the
+action is kept as recorded, unchecked, with a warning, so that a record is
+always written.
 
 Numbering: games from 1; a game's moves (its :class:`~engine.record.Move`
 actions, dances included) from 1.  ``move`` in a message is the number of the
@@ -61,21 +69,14 @@ class ReplayError(RecordError):
         self.illegal = None if illegal is None else replace(illegal, game=game, move=move)
 
 
-class _CannotGoOn(Exception):
-    """A play that cannot be accepted as made (internal)."""
-
-    def __init__(self, illegal: IllegalPlay) -> None:
-        super().__init__(illegal.play)
-        self.illegal = illegal
-
-
 @dataclass(frozen=True, slots=True)
 class Step:
     """One action of a game and the game's state around it.
 
     ``before`` is the state when the action is taken (for a move, with the dice
     rolled); ``play`` is the legal play a move made, ``reasons`` why a move was
-    illegal (empty when legal).
+    illegal (empty when legal); ``warnings`` what the replay could not follow
+    as the rules say (the board left as it was, a result taken as stated).
     """
 
     action: Action
@@ -84,6 +85,7 @@ class Step:
     after: flow.Game
     play: Play | None = None
     reasons: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -92,13 +94,25 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class GameReplay:
-    """A replayed game: its number, the score and Crawford state before it, its steps."""
+    """A replayed game: its number, the score and Crawford state before it, its
+    steps, warnings (each naming the game and move) where the record was read
+    as stated rather than as the rules give it, and, when read from a text
+    file, the line of each step."""
 
     number: int
     score: tuple[int, int]
     steps: tuple[Step, ...]
     start: flow.Game
     end: flow.Game
+    warnings: tuple[str, ...] = ()
+    lines: tuple[int, ...] = ()
+
+    def line_of(self, step: Step) -> int | None:
+        """The file line a step was read from, when known."""
+        for s, line in zip(self.steps, self.lines):
+            if s is step:
+                return line
+        return None
 
     @property
     def result(self) -> Result | None:
@@ -115,10 +129,12 @@ class GameReplay:
 
 @dataclass(frozen=True, slots=True)
 class MatchReplay:
-    """A replayed match."""
+    """A replayed match; ``warnings`` are the games' warnings and any about the
+    record as a whole."""
 
     match: Match
     games: tuple[GameReplay, ...]
+    warnings: tuple[str, ...] = ()
 
     def illegal(self) -> Iterator[tuple[GameReplay, Step]]:
         """Every illegal move accepted as made, in order."""
@@ -154,12 +170,13 @@ def written_after(position: Position, text: str) -> Position:
 def _move_step(state: flow.Game, action: Move, move: int) -> Step:
     """A move judged by the rules (once, in :func:`engine.game.apply`).  When
     the written position is not a legal play's, the text may still name one
-    (a combined hop that must hit on the way): :func:`parse_play` decides."""
+    (a combined hop that must hit on the way): :func:`parse_play` decides.
+    A play the rules cannot read forward (``23/bar``) is moved as made; one
+    the board cannot follow leaves the board as it was."""
     try:
         written = written_after(state.position, action.play)
     except PlayError:
-        reasons = unacceptable_reasons(state.position, action.dice, action.play)
-        raise _CannotGoOn(IllegalPlay(0, move, action.player, action.play, reasons)) from None
+        return _as_made_step(state, action, move)
     made = flow.apply(state, flow.Move(action.player, written, accept_illegal=True))
     verdict = made.last_verdict
     assert verdict is not None
@@ -170,6 +187,92 @@ def _move_step(state: flow.Game, action: Move, move: int) -> Step:
     except PlayError:
         return Step(action, move, state, made, None, tuple(r.text for r in verdict.reasons))
     return Step(action, move, state, flow.apply(state, flow.Move(action.player, play.after)), play)
+
+
+def _as_made_step(state: flow.Game, action: Move, move: int) -> Step:
+    try:
+        after = movement_after(state.position, action.play)
+    except PlayError:
+        after = None
+    if after is not None:
+        made = flow.apply(state, flow.Move(action.player, after, accept_illegal=True))
+        assert made.last_verdict is not None
+        reasons = tuple(r.text for r in made.last_verdict.reasons) or (f"{action.play!r} is not a play of the roll",)
+        return Step(action, move, state, made, None, reasons)
+    try:
+        reasons = unacceptable_reasons(state.position, action.dice, action.play)
+    except PlayError as exc:
+        reasons = (str(exc),)
+    warning = f"the board cannot follow {action.play!r}: it is left as it was before the play"
+    return Step(action, move, state, _turn_passed(state), None, reasons, (warning,))
+
+
+def _turn_passed(state: flow.Game) -> flow.Game:
+    """The game with the board unchanged and the turn passed (after a play the
+    board cannot follow)."""
+    nxt = other(state.turn)
+    return replace(state, phase=flow.Phase.ROLL, position=state.position.swap(), on_roll=nxt, turn=nxt, dice=None)
+
+
+def read_movement(text: str) -> list[tuple[int, int, frozenset[int], int]]:
+    """Written moves read as checker movements, in any direction: each
+    ``(from, to, points marked hit, count)`` in the mover's numbering (25 =
+    bar, 0 = off).  ``23/bar`` is a checker moved back to the bar; ``bar``
+    and ``25``, ``off`` and ``0`` are the same.  Raises :class:`PlayError`
+    on text that is not moves (a damaged record)."""
+    out = []
+    for token in text.replace(",", " ").split():
+        body, count = token, 1
+        if body.endswith(")") and "(" in body:
+            body, _, repeat = body[:-1].partition("(")
+            if not repeat.isdigit() or not 1 <= int(repeat) <= 4:
+                raise PlayError(f"bad repeat {token!r} in {text!r}")
+            count = int(repeat)
+        parts = body.split("/")
+        if len(parts) < 2:
+            raise PlayError(f"{token!r} in {text!r} is not a move like 13/11")
+        points, hits = [], set()
+        for part in parts:
+            name = part.rstrip("*").lower()
+            point = 25 if name == "bar" else 0 if name == "off" else int(name) if name.isdigit() and int(name) <= 25 else None
+            if point is None:
+                raise PlayError(f"{part!r} in {text!r} is not a point (1-24, bar or off)")
+            points.append(point)
+            if part.endswith("*"):
+                hits.add(point)
+        out.append((points[0], points[-1], frozenset(hits | {points[-1]}), count))
+    return out
+
+
+def movement_after(position: Position, text: str) -> Position | None:
+    """The position after written moves made as written, backwards too (mover's
+    view): a checker landing on a blot hits it.  None when the board cannot
+    follow them (a checker from where the player has none, onto a point the
+    opponent holds).  Raises :class:`PlayError` on text that is not moves."""
+    mine, theirs = list(position.on_roll), list(position.opponent)
+    mine_off = position.off()[0]
+    for src, dst, landed, count in read_movement(text):
+        for _ in range(count):
+            if src == 0:
+                if mine_off <= 0:
+                    return None
+                mine_off -= 1
+            elif mine[src - 1] <= 0:
+                return None
+            else:
+                mine[src - 1] -= 1
+            if dst:
+                mine[dst - 1] += 1
+            else:
+                mine_off += 1
+            for point in landed:
+                if 1 <= point <= 24 and theirs[24 - point] == 1:
+                    theirs[24 - point] = 0
+                    theirs[24] += 1
+    try:
+        return Position(tuple(mine), tuple(theirs))
+    except PositionError:
+        return None
 
 
 def unacceptable_reasons(position: Position, dice: tuple[int, int], text: str) -> tuple[str, ...]:
@@ -201,10 +304,6 @@ def advance(state: flow.Game, action: Action, move: int) -> Step:
         return _advance(state, action, move)
     except (flow.EventRefused, PlayError, PositionError) as exc:
         raise ReplayError(str(exc), 0, move) from None
-    except _CannotGoOn as exc:
-        illegal = exc.illegal
-        message = f"illegal play {illegal.play!r} cannot be accepted as made: " + "; ".join(illegal.reasons)
-        raise ReplayError(message, 0, move, illegal) from None
 
 
 def _advance(state: flow.Game, action: Action, move: int) -> Step:
@@ -214,7 +313,7 @@ def _advance(state: flow.Game, action: Action, move: int) -> Step:
             return Step(action, move, state, state)
         return _move_step(state, action, move)
     if isinstance(action, Resign):
-        return Step(action, move, state, _resign(state, action))
+        return _resign(state, action, move)
     event = _cube_event(state, action)
     return Step(action, move, state, flow.apply(state, event))
 
@@ -257,15 +356,35 @@ def _expect_cube(written: int, actual: int, what: str) -> None:
         raise flow.EventRefused(f"the {what} turns the cube to {actual}, not {written}")
 
 
-def _resign(state: flow.Game, action: Resign) -> flow.Game:
+def _resign(state: flow.Game, action: Resign, move: int) -> Step:
+    """A resignation the rules allow (1, 2 or 3 times the cube, in the game);
+    any other (a match forfeit of the points the winner still needed, a
+    resignation before the opening roll) ends the game as recorded, with a
+    warning."""
     cube = state.cube
     level, rest = divmod(action.points, cube)
-    if rest or not 1 <= level <= 3:
-        raise flow.EventRefused(
-            f"a resignation gives 1, 2 or 3 times the cube ({cube}), not {action.points} points"
+    if not rest and 1 <= level <= 3 and state.phase in (flow.Phase.ROLL, flow.Phase.MOVE):
+        offered = flow.apply(state, flow.Resign(action.player, flow.Win(level)))
+        return Step(action, move, state, flow.apply(offered, flow.AcceptResignation(other(action.player))))
+    if state.phase is flow.Phase.OVER:
+        raise flow.EventRefused("the game is over")
+    if state.phase is flow.Phase.OPENING:
+        why = f"player {action.player} resigned before the opening roll"
+    elif rest or not 1 <= level <= 3:
+        why = (
+            f"player {other(action.player)} is given {action.points} point(s), which no resignation gives "
+            f"(1, 2 or 3 times the cube of {cube}): read as stated (a forfeit, or the points needed for the match)"
         )
-    offered = flow.apply(state, flow.Resign(action.player, flow.Win(level)))
-    return flow.apply(offered, flow.AcceptResignation(other(action.player)))
+    else:
+        why = f"player {action.player} resigned while the game waited for {state.phase.value}"
+    return Step(action, move, state, ended(state, other(action.player), action.points), warnings=(why,))
+
+
+def ended(state: flow.Game, winner: int, points: int, how: str = "resignation") -> flow.Game:
+    """The game ended with the result a record states where the rules give
+    another (or none): ``winner`` scores ``points``."""
+    result = flow.Result(winner, points, flow.Win.SINGLE, how)
+    return replace(state, phase=flow.Phase.OVER, result=result, turn=winner, resignation=None, resigned_in=None)
 
 
 def game_start(state: flow.Game, cube: int, number: int) -> flow.Game:
@@ -285,10 +404,19 @@ def game_start(state: flow.Game, cube: int, number: int) -> flow.Game:
     return replace(state, cube=cube, automatic_doubles=doubles)
 
 
-def replay_game(game: Game, state: flow.Game, number: int = 1, score: tuple[int, int] = (0, 0)) -> GameReplay:
-    """Replay one game from ``state`` (a game at its opening roll)."""
+def replay_game(
+    game: Game, state: flow.Game, number: int = 1, score: tuple[int, int] = (0, 0), tolerant: bool = False
+) -> GameReplay:
+    """Replay one game from ``state`` (a game at its opening roll).  With
+    ``tolerant``, an action the rules refuse is kept as recorded (the state
+    unchanged) with a warning instead of raising ReplayError."""
     steps: list[Step] = []
-    state = game_start(state, game.cube, number)
+    try:
+        state = game_start(state, game.cube, number)
+    except ReplayError:
+        if not tolerant:
+            raise
+        state = replace(state, cube=game.cube)
     current = state
     moves = 0
     for action in game.actions:
@@ -297,28 +425,45 @@ def replay_game(game: Game, state: flow.Game, number: int = 1, score: tuple[int,
         try:
             step = advance(current, action, max(moves, 1))
         except ReplayError as exc:
-            raise ReplayError(exc.reason, number, exc.move, exc.illegal) from None
+            if not tolerant:
+                raise ReplayError(exc.reason, number, exc.move, exc.illegal) from None
+            step = Step(action, max(moves, 1), current, current, None, (), (f"not followed: {exc.reason}",))
         steps.append(step)
         current = step.after
-    _check_result(game, current, number, moves)
-    return GameReplay(number, score, tuple(steps), state, current)
+    current, said = _settle_result(game, current, number, moves, tolerant)
+    warnings = [f"game {number}, move {s.move}: {w}" for s in steps for w in s.warnings]
+    warnings += [f"game {number}, move {max(moves, 1)}: {w}" for w in said]
+    return GameReplay(number, score, tuple(steps), state, current, tuple(warnings))
 
 
-def _check_result(game: Game, end: flow.Game, number: int, moves: int) -> None:
+def _settle_result(game: Game, end: flow.Game, number: int, moves: int, tolerant: bool) -> tuple[flow.Game, tuple[str, ...]]:
+    """The game's end with the recorded result, and warnings where the rules
+    give another.  A result the record states is kept; a different winner, or
+    a result where the rules see the game go on or end unrecorded, is an
+    error unless ``tolerant``."""
     said = game.result
     got = end.result
     if said is None and got is None:
-        return
-    if said is None or got is None:
-        what = "ends" if got is not None else "does not end"
-        raise ReplayError(f"the game {what} here, but the record says {said}", number, moves)
-    if (said.winner, said.points, said.resigned) != (got.winner, got.points, got.how == "resignation"):
-        raise ReplayError(
-            f"the record says player {said.winner} won {said.points} point(s), "
-            f"the rules give player {got.winner} {got.points} ({got.how})",
-            number,
-            moves,
-        )
+        return end, ()
+    if said is None or got is None or said.winner != got.winner:
+        if said is None:
+            message = f"the game ends here ({got}), but the record gives no result"
+        elif got is None:
+            message = f"the record says player {said.winner} won {said.points} point(s), but the game goes on here"
+        else:
+            message = f"the record says player {said.winner} won, the rules give player {got.winner} ({got.how})"
+        if not tolerant:
+            raise ReplayError(message, number, moves)
+        if said is None:
+            return end, (message,)
+        return ended(end, said.winner, said.points, "resignation" if said.resigned else "bore off"), (message,)
+    if (said.points, said.resigned) == (got.points, got.how == "resignation"):
+        return end, ()
+    how = "resignation" if said.resigned else got.how
+    warnings: tuple[str, ...] = ()
+    if said.points != got.points:
+        warnings = (f"the record gives player {said.winner} {said.points} point(s), the rules give {got.points} ({got.how}): read as recorded",)
+    return replace(end, result=replace(got, points=said.points, how=how)), warnings
 
 
 # --- the match ---------------------------------------------------------------------
@@ -333,17 +478,27 @@ def start_match(rules: flow.Rules, games: tuple[Game, ...] | list[Game]) -> flow
     return replace(state, game=flow.new_game(rules, crawford=state.next_is_crawford()))
 
 
-def replay(match: Match) -> MatchReplay:
-    """Replay every game; checks each game's starting score against the match so far."""
+def replay(match: Match, tolerant: bool = False) -> MatchReplay:
+    """Replay every game; checks each game's starting score against the match
+    so far.  With ``tolerant`` (for writers) nothing raises: what the rules
+    refuse is kept as recorded, with a warning."""
     state = start_match(match.rules, match.games)
     replays: list[GameReplay] = []
+    notes: list[str] = []
     for number, game in enumerate(match.games, start=1):
-        check_score(state, game.score, number)
+        try:
+            check_score(state, game.score, number)
+        except ReplayError as exc:
+            if not tolerant:
+                raise
+            notes.append(str(exc))
+            state = replace(start_match(match.rules, [game]), games_played=state.games_played)
         assert state.game is not None
-        done = replay_game(game, state.game, number, game.score)
+        done = replay_game(game, state.game, number, game.score, tolerant)
         replays.append(done)
+        notes += done.warnings
         state = finish_game(state, done, number)
-    return MatchReplay(match, tuple(replays))
+    return MatchReplay(match, tuple(replays), tuple(notes))
 
 
 def check_score(state: flow.Match, score: tuple[int, int], number: int) -> None:

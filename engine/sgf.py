@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, replace
 
 from . import game as flow
-from .plays import Play, parse_paths
+from .plays import Play, PlayError
 from .record import (
     Action,
     Beaver,
@@ -49,6 +49,7 @@ from .replay import (
     check_score,
     finish_game,
     game_start,
+    read_movement,
     replay,
     start_match,
 )
@@ -66,7 +67,7 @@ class SgfError(RecordError):
 
 def write_sgf(match: Match, application: str = "bgref") -> str:
     """The match as SGF game trees, one per game."""
-    done = replay(match)
+    done = replay(match, tolerant=True)  # a record is always written, as made
     trees = [_tree(match, g, r, application) for g, r in zip(match.games, done.games)]
     return "\n".join(trees) + "\n"
 
@@ -166,11 +167,13 @@ def _hop_letters(player: int, play: Play) -> str:
 
 
 def _path_letters(player: int, text: str) -> str:
-    """From/to letters of a written (illegal) play, one pair per checker."""
-    out = []
-    for path in parse_paths(text):
-        out += [_letter(player, path.points[0]) + _letter(player, path.points[-1])] * path.count
-    return "".join(out)
+    """From/to letters of a written (illegal) play, one pair per checker, in
+    any direction (``PT`` keeps the text itself); none when it is not moves."""
+    try:
+        movement = read_movement(text)
+    except PlayError:
+        return ""
+    return "".join((_letter(player, src) + _letter(player, dst)) * count for src, dst, _, count in movement)
 
 
 # --- parsing SGF syntax ----------------------------------------------------------------
@@ -296,7 +299,7 @@ def read_sgf_replay(text: str, source: str = "<sgf>") -> MatchReplay:
     players = (_one(root, "PW", "White"), _one(root, "PB", "Black"))
     tags = tuple(tuple(v.split(":", 1)) for v in root.get("BT", []) if ":" in v)
     match = Match(players, rules, tuple(games), tags, _one(root, "GC", ""))  # type: ignore[arg-type]
-    return MatchReplay(match, tuple(replays))
+    return MatchReplay(match, tuple(replays), tuple(w for g in replays for w in g.warnings))
 
 
 def _one(node: Node, name: str, default: str) -> str:
@@ -365,7 +368,8 @@ def _read_game(
         actions.append(action)
         steps.append(step)
         state = step.after
-    state = _finish(nodes[0], state, actions, steps, (source, number, max(moves, 1)))
+    state, said = _finish(nodes[0], state, actions, steps, (source, number, max(moves, 1)))
+    warnings = [f"{source}: game {number}, move {s.move}: {w}" for s in steps for w in s.warnings] + list(said)
     result = state.result
     game = Game(
         score,
@@ -374,7 +378,7 @@ def _read_game(
         _one(nodes[0], "C", ""),
         cube,
     )
-    return game, GameReplay(number, score, tuple(steps), start, state)
+    return game, GameReplay(number, score, tuple(steps), start, state, tuple(warnings))
 
 
 def _start_cube(root: Node, source: str, number: int) -> int:
@@ -406,7 +410,12 @@ def _move_or_cube(
         return _cube_action(word, player, state, comment)
     dice = _dice(value[:2], where)
     if "PT" in node:
-        return Move(player, dice, _one(node, "PT", ""), comment)
+        text = _one(node, "PT", "")
+        try:
+            read_movement(text)
+        except PlayError as exc:
+            raise SgfError(f"{where[0]}: game {where[1]}, move {where[2]}: PT[{text}]: {exc}") from None
+        return Move(player, dice, text, comment)
     letters = value[2:]
     if len(letters) % 2:
         raise SgfError(f"{where[0]}: game {where[1]}, move {where[2]}: {value!r} has an odd number of point letters")
@@ -436,12 +445,13 @@ def _dice(text: str, where: tuple[str, int, int]) -> tuple[int, int]:
 
 def _finish(
     root: Node, state: flow.Game, actions: list[Action], steps: list[Step], where: tuple[str, int, int]
-) -> flow.Game:
-    """Check the game's ``RE`` against the replay; a resignation becomes an action."""
+) -> tuple[flow.Game, tuple[str, ...]]:
+    """Check the game's ``RE`` against the replay; a resignation becomes an
+    action.  Warnings where the stated points are not the rules'."""
     source, game, move = where
     said = _one(root, "RE", "")
     if not said:
-        return state
+        return state, ()
     found = re.fullmatch(r"([WB])\+(\d+)(R?)", said.strip(), re.IGNORECASE)
     if not found:
         raise SgfError(f"{source}: game {game}: cannot read the result RE[{said}]")
@@ -457,7 +467,11 @@ def _finish(
         steps.append(step)
         state = step.after
     got = state.result
-    if got is None or (got.winner, got.points) != (winner, points):
+    if got is None or got.winner != winner:
         given = "no result" if got is None else f"{_COLOURS[got.winner]}+{got.points} ({got.how})"
         raise SgfError(f"{source}: game {game}, move {move}: RE[{said}], but the rules give {given}")
-    return state
+    if got.points == points:
+        return state, ()
+    # As the .mat reader: the result as stated (a forfeit, a gammon counted single).
+    warning = f"{source}: game {game}, move {move}: RE[{said}], the rules give {got.points} ({got.how}): read as stated"
+    return replace(state, result=replace(got, points=points)), (warning,)

@@ -29,7 +29,7 @@ from .layout import LED_COUNT, LED_NAMES, Layout
 from .leds import Colour, LedSink, LedState, Light, Pattern
 from .link import LedController, LinkStatus, Timing
 from .ports import PICO_PID, PICO_VID, PortInfo, SerialConnector, list_candidates
-from .signals import SIGNAL_TABLE, Look, Scene, Signals, render, status_look
+from .signals import SIGNAL_TABLE, Look, Scene, SignalKind, Signals, render, status_look
 from .simulated import SimulatedBoard, render_text, state_dict
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "PortOpenError",
     "Scene",
     "SerialConnector",
+    "SignalKind",
     "Signals",
     "SimulatedBoard",
     "StatusLight",

@@ -1,6 +1,6 @@
 """Names of the LEDs on the board and where each one sits on the WS2812 strip.
 
-Points are dark's numbering 1..24 (see ``/work/shared/board-spec.md``); the bar has one
+Points are dark's numbering 1..24 (see ``docs/board-spec.md``); the bar has one
 LED per colour, ``"bar-dark"`` and ``"bar-light"``.  The strip runs once round the frame
 (``hardware/README.md``, "LED index map"): along dark's edge from dark's left, up the
 right-hand rail (dark's turn light, cube ladder), and back along light's edge.  Which
@@ -16,6 +16,8 @@ from .errors import InvalidSignalError, InvalidSpotError
 
 Side = Literal["dark", "light"]
 HomeSide = Literal["right", "left"]
+DarkEdge = Literal["start", "end"]
+ImageEdge = Literal["bottom", "top"]
 Spot = int | str  # a point 1..24 or "bar-dark" / "bar-light"
 
 SIDES: tuple[Side, ...] = ("dark", "light")
@@ -58,18 +60,37 @@ def check_side(side: str) -> Side:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """Strip order for one choice of home-board side (seen from dark's seat)."""
+    """Strip order for one seating: the side of the home boards (seen from dark's seat) and the
+    edge of the frame dark sits at: ``"start"``, the edge the strip begins along (pixels 0-12, the
+    wiring of hardware/README.md), or ``"end"``, the edge it comes back along (pixels 23-35)."""
 
     home: HomeSide = "right"
+    dark_edge: DarkEdge = "start"
+
+    @classmethod
+    def seen(cls, home_right: bool, dark_bottom: bool, strip_start: ImageEdge = "bottom") -> Layout:
+        """The layout for a calibration's seating (``vision.geometry.Layout``: home boards on dark's
+        right, dark at the bottom of the image) and the edge of the camera image the strip's first
+        pixels run along (``"bottom"``, or ``"top"`` for a camera turned 180 degrees)."""
+        if strip_start not in ("bottom", "top"):
+            raise InvalidSignalError("%r is not an edge of the image: use 'bottom' or 'top'" % (strip_start,))
+        near_start = dark_bottom == (strip_start == "bottom")
+        return cls("right" if home_right else "left", "start" if near_start else "end")
 
     @property
     def order(self) -> tuple[str, ...]:
         """LED names in strip order: index i of the tuple is pixel i of the strip."""
+        # dark's row from dark's left, light's row from dark's right: whichever edge dark sits at,
+        # the strip runs past dark's row from dark's left (start edge, rail on dark's right, or end
+        # edge coming off the rail on dark's left) and past light's row from dark's right
         dark_row = _row(range(12, 0, -1) if self.home == "right" else range(1, 13), "bar-dark")
         light_row = _row(range(24, 12, -1) if self.home == "right" else range(13, 25), "bar-light")
-        rail = ("turn-dark", "cube-owner-dark") + tuple("cube-%d" % v for v in CUBE_VALUES)
-        rail += ("cube-owner-light", "turn-light")
-        return dark_row + rail + light_row
+        near, far = ("dark", "light") if self.dark_edge == "start" else ("light", "dark")
+        rail = ("turn-" + near, "cube-owner-" + near) + tuple("cube-%d" % v for v in CUBE_VALUES)
+        rail += ("cube-owner-" + far, "turn-" + far)
+        if self.dark_edge == "start":
+            return dark_row + rail + light_row
+        return light_row + rail + dark_row
 
     def index(self, name: str) -> int:
         """Strip index of an LED name."""

@@ -106,6 +106,16 @@ class LedController:
         self.rx_errors = 0
         self.resends = 0
 
+    @property
+    def layout(self) -> Layout:
+        """Which strip pixel shows which LED."""
+        return self._layout
+
+    @layout.setter
+    def layout(self, layout: Layout) -> None:
+        if layout != self._layout:
+            self._layout, self._dirty = layout, True  # the same state, sent again in the new order
+
     # -- the sink -----------------------------------------------------------------
     def show(self, state: LedState) -> None:
         """Show ``state`` from now on (sent at the next :meth:`service`)."""

@@ -1,6 +1,7 @@
 """What the referee tells the players, and how each message looks on the board.
 
-The referee calls :class:`Signals` (``illegal_play``, ``your_turn`` ...), never raw LEDs.
+The referee calls :class:`Signals` (``illegal_play``, ``your_turn`` ...), never raw LEDs;
+a signal passed on as a value is a :class:`SignalKind`, given by :meth:`Signals.show`.
 :data:`SIGNAL_TABLE` is the one place where colours and patterns are chosen.  Every
 signal differs from the others by pattern or place as well as by colour, so that a
 colour-blind player can read it (``hardware/README.md`` prints the same table).
@@ -10,11 +11,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Protocol
+from enum import StrEnum
+from typing import Any, Protocol
 
 from .errors import InvalidSignalError
 from .layout import BARS, CUBE_VALUES, Side, check_side, spot_led
 from .leds import AMBER, BLUE, GREEN, OFF_LIGHT, RED, WHITE, Colour, LedSink, LedState, Light, Pattern
+
+
+class SignalKind(StrEnum):
+    """What the referee can tell the players; each value names the :class:`Signals` method
+    that shows it.  A name that is none of these is refused (``SignalKind("look")`` raises)."""
+
+    ILLEGAL_PLAY = "illegal_play"
+    PLAY_ACCEPTED = "play_accepted"
+    YOUR_TURN = "your_turn"
+    REROLL_NEEDED = "reroll_needed"
+    TEACHING = "teaching"
+    LOOK_NEEDED = "look_needed"
+    CUBE = "cube"
+    CAMERA_FAULT = "camera_fault"
+    SETUP_NEEDED = "setup_needed"
+    CONTROLLER_FAULT = "controller_fault"
+    CLEAR = "clear"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +73,8 @@ _LOOKS = (
          "who owns the cube"),
     Look("camera-fault", "both seat lights and both bar LEDs; points dark", WHITE, Pattern.TRIPLE,
          "the camera cannot see the board"),
+    Look("setup", "both bar LEDs and both seat lights; points dark", BLUE, Pattern.BLINK_SLOW,
+         "put the checkers in the start position: the referee learns the board from it"),
     Look("status-ok", "Pi status LED", GREEN, Pattern.SOLID, "referee running"),
     Look("status-controller-fault", "Pi status LED", RED, Pattern.BLINK_FAST,
          "LED controller missing or not answering"),
@@ -91,12 +112,16 @@ class Scene:
     overlay: Overlay | None = None
     camera_fault: bool = False
     controller_fault: bool = False
+    setup: bool = False  # not calibrated yet: waiting for the start position
 
 
 def render(scene: Scene, now: float) -> LedState:
     """The LED state that shows ``scene`` at time ``now`` (seconds)."""
     if scene.camera_fault:
         look = SIGNAL_TABLE["camera-fault"].light
+        return LedState().with_lights({n: look for n in BARS + ("turn-dark", "turn-light")})
+    if scene.setup:
+        look = SIGNAL_TABLE["setup"].light
         return LedState().with_lights({n: look for n in BARS + ("turn-dark", "turn-light")})
     overlay = scene.overlay
     if overlay is not None and overlay.until is not None and now >= overlay.until:
@@ -216,6 +241,10 @@ class Signals:
         """Show (or clear) the camera fault."""
         self._set(camera_fault=on)
 
+    def setup_needed(self, on: bool = True) -> None:
+        """Ask for the start position (no calibration yet), or stop asking."""
+        self._set(setup=on)
+
     def controller_fault(self, on: bool = True) -> None:
         """Record a controller fault (shown on the Pi's status LED)."""
         self._set(controller_fault=on)
@@ -223,6 +252,18 @@ class Signals:
     def clear(self) -> None:
         """End the current transient message (illegal, teaching, reroll, accepted)."""
         self._set(overlay=None)
+
+    def show(self, kind: SignalKind | str, *args: Any) -> None:
+        """Give signal ``kind`` with its method's arguments: ``show("cube", 2, "dark")``.
+
+        Raises InvalidSignalError for a name that is no :class:`SignalKind`.
+        """
+        try:
+            kind = SignalKind(kind)
+        except ValueError:
+            names = ", ".join(k.value for k in SignalKind)
+            raise InvalidSignalError(f"{kind!r} is not a signal: use one of {names}") from None
+        _ACTIONS[kind](self, *args)
 
     def tick(self) -> LedState:
         """Re-render at the current time, push a changed state, and return it."""
@@ -247,8 +288,23 @@ class Signals:
         self.tick()
 
 
+_ACTIONS: dict[SignalKind, Callable[..., None]] = {
+    SignalKind.ILLEGAL_PLAY: Signals.illegal_play,
+    SignalKind.PLAY_ACCEPTED: Signals.play_accepted,
+    SignalKind.YOUR_TURN: Signals.your_turn,
+    SignalKind.REROLL_NEEDED: Signals.reroll_needed,
+    SignalKind.TEACHING: Signals.teaching,
+    SignalKind.LOOK_NEEDED: Signals.look_needed,
+    SignalKind.CUBE: Signals.cube,
+    SignalKind.CAMERA_FAULT: Signals.camera_fault,
+    SignalKind.SETUP_NEEDED: Signals.setup_needed,
+    SignalKind.CONTROLLER_FAULT: Signals.controller_fault,
+    SignalKind.CLEAR: Signals.clear,
+}
+
+
 def _bad_cube(value: int) -> Exception:
     return InvalidSignalError("%r is not a cube value: use 1, 2, 4, 8, 16, 32 or 64" % (value,))
 
 
-__all__ = ["SIGNAL_TABLE", "Cube", "Look", "Overlay", "Scene", "Signals", "render", "status_look"]
+__all__ = ["SIGNAL_TABLE", "Cube", "Look", "Overlay", "Scene", "SignalKind", "Signals", "render", "status_look"]

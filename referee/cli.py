@@ -30,6 +30,9 @@ _COMMANDS: dict[str, str] = {
     "leds": "firmware_bridge.cli",
     "watch": "referee.commands",
     "replay": "referee.commands",
+    "snapshot": "referee.selfcheck",
+    "selfcheck": "referee.selfcheck",
+    "show-calls": "referee.calls",
 }
 
 

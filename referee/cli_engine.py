@@ -38,7 +38,7 @@ class RequestError(ValueError):
 def parse_dice(value: Any) -> tuple[int, int]:
     """Dice from ``"6-1"``, ``"61"``, ``"6,1"`` or ``[6, 1]``."""
     if isinstance(value, str):
-        digits = [c for c in value if not c in "-, /"]
+        digits = [c for c in value if c not in "-, /"]
         if len(digits) == 2 and all(c in "123456" for c in digits):
             return int(digits[0]), int(digits[1])
     elif isinstance(value, (list, tuple)) and len(value) == 2 and all(type(d) is int and 1 <= d <= 6 for d in value):

@@ -2,8 +2,13 @@
 
 Files ending in ``.sgf`` are GNU Backgammon SGF; anything else is read as a
 ``.mat`` text match.  Errors go to stderr as one line naming the file (and the
-line, game and move where known); the exit status is 1 when any file has an
-illegal play or cannot be read or written.
+line, game and move where known); warnings (a result read as stated where the
+rules give another, a play the board cannot follow, a game with no result) go
+to stderr too, each ``bgref check-match: warning: …``.
+
+Exit status of ``check-match``: 1 when any file has an illegal play or cannot
+be read (damaged: the message names the line); else 3 when any file's last
+game has no result (a file cut short, a match still in play); else 0.
 """
 
 from __future__ import annotations
@@ -18,13 +23,18 @@ from engine.game import Game as GameState
 from engine.mat import read_mat_replay, write_mat
 from engine.position import board_diagram
 from engine.record import IllegalPlay, Match, Move, RecordError
-from engine.replay import GameReplay, MatchReplay, identifiers
+from engine.replay import GameReplay, MatchReplay, Step, identifiers
 from engine.sgf import read_sgf_replay, write_sgf
 
 
 def register(subparsers: Any) -> None:
     """Add the record subcommands to the `bgref` parser."""
-    check = subparsers.add_parser("check-match", help="replay match files and report illegal plays")
+    check = subparsers.add_parser(
+        "check-match",
+        help="replay match files and report illegal plays",
+        epilog="exit status: 0 all read and legal; 1 an illegal play or a damaged file (the message names the line); "
+        "3 a file's last game has no result (cut short, or still in play). See docs/records.md.",
+    )
     check.add_argument("--json", action="store_true", help="one JSON line per file")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.set_defaults(func=check_match)
@@ -66,8 +76,11 @@ def check_match(args: argparse.Namespace) -> int:
     return run_check(args.files, args.json, sys.stdout)
 
 
+UNFINISHED = 3  # exit status: a game has no result (and nothing worse)
+
+
 def run_check(paths: list[str], as_json: bool, out: TextIO) -> int:
-    failed = False
+    failed = unfinished = False
     for path in paths:
         try:
             done = load(path)
@@ -77,16 +90,26 @@ def run_check(paths: list[str], as_json: bool, out: TextIO) -> int:
             _error("check-match", message)
             if as_json:
                 illegal = [_illegal_json(exc.illegal, exc.players)] if isinstance(exc, RecordError) and exc.illegal else []
-                out.write(json.dumps({"file": path, "error": message, "games": [], "illegal": illegal}) + "\n")
+                out.write(json.dumps({"file": path, "error": message, "games": [], "illegal": illegal, "warnings": []}) + "\n")
             continue
         report = match_report(path, done)
         failed |= bool(report["illegal"])
+        unfinished |= not report["finished"]
         out.write((json.dumps(report) if as_json else _summary(report, done)) + "\n")
-        if report["illegal"]:
-            first = report["illegal"][0]
-            _error("check-match", f"{path}: game {first['game']}, move {first['move']}: illegal play {first['play']!r}")
+        for warning in report["warnings"]:
+            _error("check-match", f"warning: {warning}")
+        for game, step in done.illegal():
+            _error("check-match", _illegal_message(path, game, step))
     out.flush()
-    return 1 if failed else 0
+    return 1 if failed else UNFINISHED if unfinished else 0
+
+
+def _illegal_message(path: str, game: GameReplay, step: Step) -> str:
+    """One line naming the file, line (when known), game and move of an illegal play."""
+    line = game.line_of(step)
+    where = f" on line {line}" if line is not None else ""
+    play = step.action.play if isinstance(step.action, Move) else ""
+    return f"{path}: game {game.number}, move {step.move}: illegal play {play!r}{where}: " + "; ".join(step.reasons)
 
 
 def _reason(path: str, exc: Exception) -> str:
@@ -121,7 +144,16 @@ def match_report(path: str, done: MatchReplay) -> dict[str, Any]:
         }
         for g, s in done.illegal()
     ]
-    return {"file": path, "games": games, "illegal": illegal}
+    warnings = list(done.warnings)
+    games_played = done.match.games
+    finished = bool(games_played) and games_played[-1].result is not None
+    if not games_played:
+        warnings.append(f"{path}: the match has no game")
+    elif not finished:
+        warnings.append(
+            f"{path}: game {len(games_played)} has no result: the record stops during the game (a file cut short?)"
+        )
+    return {"file": path, "games": games, "illegal": illegal, "warnings": warnings, "finished": finished}
 
 
 def _game_report(game: GameReplay, names: tuple[str, str]) -> dict[str, Any]:
@@ -156,6 +188,8 @@ def _summary(report: dict[str, Any], done: MatchReplay) -> str:
         f"{report['file']}: {kind}, {games} game{'s' if games != 1 else ''}, {plays} plays, "
         f"final score {match.players[0]} {score[0]} - {match.players[1]} {score[1]}"
     )
+    if not report["finished"]:
+        line += ", the last game unfinished"
     if not report["illegal"]:
         return line + ", no illegal play"
     rows = [line + f", {len(report['illegal'])} illegal play(s):"]

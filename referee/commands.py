@@ -11,18 +11,19 @@ with underscores (``camera = "picamera"``, ``calibration = "…"``,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
-import time
+import threading
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from engine.game import AcceptIllegal, Rules
 
-from .core import Mode, Press, Settings
+from .core import Mode, Note, Settings
+from .seating import Seating
 from .service import RefereeService
 
 log = logging.getLogger("bgref")
@@ -34,10 +35,14 @@ def register(subparsers: Any) -> None:
     watch = subparsers.add_parser("watch", help="referee a live game from the camera")
     watch.add_argument("--config", type=Path, help="TOML configuration (see `bgref watch --help`)")
     watch.add_argument("--camera", help="picamera, usb:N, a video file or a folder of images")
-    watch.add_argument("--calibration", type=Path, help="calibration.json from `bgref calibrate`")
+    watch.add_argument("--calibration", type=Path, help="calibration.json (default: in the state folder); "
+                       "when there is none yet, made from the first start position the camera sees")
     watch.add_argument("--match-dir", type=Path, help="folder of this match (journal, .mat, SGF); resumed if it holds one")
     watch.add_argument("--led-port", help="serial port of the LED controller (default: found by USB id)")
     watch.add_argument("--simulate-leds", action="store_true", default=None, help="print the LEDs instead of driving a controller")
+    watch.add_argument("--leds", choices=["pico", "spi", "simulate"], help="LEDs on a Pico over USB (default), a strip on the Pi's SPI, or simulated")
+    watch.add_argument("--strip-start", choices=["bottom", "top"], help="edge of the camera image the LED strip's first pixels run along (default bottom)")
+    watch.add_argument("--camera-height-mm", type=float, help="Pi camera lens above the board, for its focus (default 540)")
     watch.add_argument("--web", help="[HOST:]PORT of the live web page (default 0.0.0.0:8080), or 'off'")
     _match_flags(watch)
     watch.set_defaults(func=run_watch)
@@ -115,16 +120,20 @@ def _calibration(path: Path) -> Any:
         raise SystemExit(f"bgref: {exc} (make one with `bgref calibrate IMAGE -o calibration.json`)") from None
 
 
-def dark_right_half(cal: Any) -> str:
-    """The half on dark's right: dark sits at the bottom (or top) of the image."""
-    return "home" if cal.layout.home_right == cal.layout.dark_bottom else "outer"
-
-
 def _reader(calibration: Path) -> tuple[Callable[..., Any], str]:
     from vision import BoardReader
 
     cal = _calibration(calibration)
-    return BoardReader(cal), dark_right_half(cal)
+    return BoardReader(cal), Seating.from_layout(cal.layout).dark_right
+
+
+def web_address(text: str) -> tuple[str, int]:
+    """``[HOST:]PORT`` as (host, port)."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "0.0.0.0"
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not [HOST:]PORT with PORT a number from 0 to 65535")
+    return host, int(port)
 
 
 def default_match_dir(environ: dict[str, str] | os._Environ[str] = os.environ) -> Path:
@@ -154,116 +163,151 @@ def run_replay(args: argparse.Namespace) -> int:
     try:
         source = open_source(args.recording, fps=args.fps)
         service = RefereeService(settings, args.out, signals=None)
-        pipeline = FramePipeline(reader, service)
-        stats = run_source(source, pipeline, live=False)
-    except CameraError as exc:
+    except (CameraError, OSError) as exc:
         print(f"bgref replay: {exc}", file=sys.stderr)
         return 2
-    written = service.write_records()
-    service.close()
-    print(f"refereed {args.recording}: {stats.summary()}")
+    pipeline = FramePipeline(reader, service)
+    status = 0
+    try:
+        stats = run_source(source, pipeline, live=False)
+        print(f"refereed {args.recording}: {stats.summary()}")
+    except CameraError as exc:
+        print(f"bgref replay: {exc}; the match so far is kept", file=sys.stderr)
+        status = 2
+    except Exception as exc:  # noqa: BLE001 - a fault of ours must still leave the records of what was refereed
+        log.debug("replay fault", exc_info=True)
+        print(f"bgref replay: refereeing stopped at {service.t:.1f} s by a fault ({type(exc).__name__}: {exc}); "
+              "the match so far is kept (please report this with the footage)", file=sys.stderr)
+        status = 1
+    written = _finish(service, "bgref replay")
     print(f"score {settings.players[0]} {service.ref.match.score[0]}, {settings.players[1]} {service.ref.match.score[1]}")
     print("wrote " + ", ".join(str(p) for p in [args.out / 'match.journal', *written]))
-    return 0
+    return status
 
 
-@dataclass
-class _Devices:
-    signals: Any
-    controller: Any
-    buttons: Any
-    board: Any
-
-
-def _devices(options: dict[str, Any]) -> _Devices:
-    from firmware_bridge import LedController, SerialConnector, Signals, SimulatedBoard
-
-    clock = time.monotonic
-    if options.get("simulate_leds"):
-        board = SimulatedBoard()
-        return _Devices(Signals(board, clock=clock), None, None, board)
-    controller = LedController(SerialConnector(options.get("led_port")), clock=clock, report=log.warning)
-    buttons = None
+def _finish(service: RefereeService, who: str) -> list[Path]:
+    """Write the records and close the match folder; a record that cannot be written is reported, and the
+    journal (from which `bgref` can write it again) is kept whatever happens."""
+    written: list[Path] = []
     try:
-        from firmware_bridge import ButtonPanel, open_buttons
-
-        buttons = ButtonPanel(open_buttons(), clock=clock)
-    except Exception as exc:  # noqa: BLE001 - no GPIO here (a laptop): the web page has the buttons
-        log.info("no GPIO buttons (%s); use the web page's buttons", exc)
-    return _Devices(Signals(controller, clock=clock), controller, buttons, None)
-
-
-_BUTTON_PRESS = {"accept": "accept", "take-back": "correct", "new-game": "drop", "mode": "mode"}
+        written = service.write_records()
+    except Exception as exc:  # noqa: BLE001 - the journal holds the match; say what failed, never lose it
+        log.debug("records fault", exc_info=True)
+        print(f"{who}: the match records could not be written ({type(exc).__name__}: {exc}); "
+              f"the journal {service.journal.path} holds every event", file=sys.stderr)
+    finally:
+        service.close()
+    calls = service.calls.path
+    return written + ([calls] if calls.exists() else [])
 
 
 def run_watch(args: argparse.Namespace) -> int:
+    """Referee live: camera frames in, LEDs and records out, until SIGTERM (or the recording's end)."""
     from firmware_bridge import sdnotify
     from vision.sources import CameraError, open_source
 
     from .pipeline import FramePipeline, run_source
+    from .watch import (SETUP_TEXT, Buttons, FirstCalibration, FollowCalibration, Locked, PinUnlocks, Pump, Stopping,
+                        StopRequested, open_devices, saved_calibration, state_dir)
 
     _setup_logging()
+    stopping = Stopping()
+    stopping.install()  # before anything slow: a stop during start-up is clean too
     config, path = load_config(args.config)
     options = merged(config, args)
     if path:
         log.info("configuration: %s", path)
-    for needed in ("camera", "calibration"):
-        if not options.get(needed):
-            print(f"bgref watch: no {needed} given (flag --{needed} or `{needed} = …` in the configuration)", file=sys.stderr)
-            return 2
-    from vision import BoardReader
-
-    calibration_path = Path(options["calibration"])
-    cal = _calibration(calibration_path)
-    settings = settings_from(options, dark_right_half(cal))
+    if not options.get("camera"):
+        print("bgref watch: no camera given (flag --camera or `camera = …` in the configuration)", file=sys.stderr)
+        return 2
+    calibration_path = Path(options.get("calibration") or state_dir() / "calibration.json")
+    try:
+        source: Any = open_source(str(options["camera"]), height_mm=float(options.get("camera_height_mm", 540)))
+    except (CameraError, ValueError) as exc:
+        print(f"bgref watch: {exc}", file=sys.stderr)
+        return 2
+    cal = saved_calibration(calibration_path)
+    settings = settings_from(options, Seating.from_layout(cal.layout).dark_right if cal is not None else "home")
     folder = Path(options.get("match_dir") or default_match_dir())
     service = RefereeService(settings, folder, None)
     if service.resumed_message():
         log.warning(service.resumed_message())
-    devices = _devices(options)
+    devices = open_devices(options)
+    leds_lock = threading.RLock()
+    devices.signals = Locked(devices.signals, leds_lock)  # the pump thread animates the LEDs meanwhile
     service.signals = devices.signals
-    try:
-        source: Any = open_source(str(options["camera"]))
-    except CameraError as exc:
-        print(f"bgref watch: {exc}", file=sys.stderr)
-        return 2
-    pipeline = FramePipeline(BoardReader(cal), service)
+    pump = Pump(devices, leds_lock, sdnotify.notify)
+    pipeline = FramePipeline(lambda frame: {}, service)
     web = _start_web(options, service, devices, pipeline, cal, calibration_path)
     target: Any = web if web is not None else service  # every reading and press goes through the page's lock
+    lock: Any = web.lock if web is not None else contextlib.nullcontext()
+    current = (lambda: web.service) if web is not None else (lambda: service)
+    seating = FollowCalibration(pipeline, devices, current, lock, source, str(options.get("strip_start", "bottom")))
+    if web is not None:
+        web.camera.on_apply = seating.adopt  # a calibration made on the page is followed like any other
+        web.guard = PinUnlocks(web.guard)
+
+    def first_calibration(new_cal: Any) -> None:
+        _save_calibration(new_cal, calibration_path, web)
+        seating.adopt(new_cal)
+        seating.lock_exposure()  # the colours just learnt hold from now on
+        with lock:
+            current().tell(Note(f"calibrated from the start position (saved to {calibration_path}); the game can start"))
+
+    if cal is not None:
+        seating.adopt(cal)
+    else:
+        pipeline.reader = FirstCalibration(first_calibration)
+        devices.signals.setup_needed(True)
+        with lock:
+            current().tell(Note(SETUP_TEXT, "warning"))
     pipeline.service = target
     pipeline.on_bare_board = lambda learnt: _use_bare_board(learnt, web, pipeline, calibration_path)
+    buttons = Buttons(target.handle, current, lock, web.guard if web is not None else None)
     if web is not None:
         from .web import KeptSource
 
         source = KeptSource(source, web.camera)
+    pump.start()
     sdnotify.notify("READY=1")
     log.info("refereeing %s vs %s from %s; match folder %s", *settings.players, source.name, folder)
 
     def idle() -> None:
-        if devices.controller is not None:
-            devices.controller.service()
-        devices.signals.tick()
+        stopping.check()
+        pump.beat()
+        seating.tick()
         if devices.buttons is not None:
             for press in devices.buttons.poll():
-                button = _BUTTON_PRESS.get(press.name)
-                if button:
-                    target.handle(Press(button))
-        sdnotify.notify("WATCHDOG=1")
+                buttons.press(press.button)
 
+    how = "the recording ended"
     try:
-        run_source(source, pipeline, on_camera_fault=devices.signals.camera_fault, live=True, idle=idle)
-    except KeyboardInterrupt:
-        pass
+        run_source(source, pipeline, on_camera_fault=devices.signals.camera_fault, live=True, idle=idle, sleep=stopping.sleep)
+    except StopRequested:
+        how = "stopped by signal %d" % (stopping.signal or 0)
     finally:
+        sdnotify.notify("STOPPING=1")
+        pump.stop()
         if web is not None:
             web.stop()
-            service = web.service  # a new match may have been started from the page
-        service.write_records()
-        service.close()
-        if devices.controller is not None:
-            devices.controller.close()
-    log.info("stopped: %s", pipeline.stats.summary())
+        service = current()  # a new match may have been started from the page
+        _finish(service, "bgref watch")
+        devices.close()
+    log.info("%s: %s", how, pipeline.stats.summary())
     return 0
+
+
+def _save_calibration(cal: Any, path: Path, web: Any) -> None:
+    """Write a calibration atomically (and show it on the page's calibration view)."""
+    from .web import FrameKeeper
+
+    keeper = web.camera if web is not None and web.camera is not None else FrameKeeper(save_to=path)
+    on_apply, keeper.on_apply = keeper.on_apply, None  # the caller adopts it
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        keeper.apply(cal)
+    finally:
+        keeper.on_apply = on_apply
 
 
 def _use_bare_board(learnt: Any, web: Any, pipeline: Any, calibration_path: Path) -> None:
@@ -279,28 +323,19 @@ def _use_bare_board(learnt: Any, web: Any, pipeline: Any, calibration_path: Path
     pipeline.reader = BoardReader(learnt)
 
 
-def _start_web(options: dict[str, Any], service: RefereeService, devices: _Devices, pipeline: Any, cal: Any, calibration_path: Path) -> Any:
+def _start_web(options: dict[str, Any], service: RefereeService, devices: Any, pipeline: Any, cal: Any, calibration_path: Path) -> Any:
     """The live page on the local network (None when turned off or its port is taken)."""
     spec = str(options.get("web") or "0.0.0.0:8080")
     if spec == "off":
         return None
-    from vision import BoardReader
-
-    from .demo import web_address
     from .web import FrameKeeper, WebServer
 
     try:
         host, port = web_address(spec)
     except argparse.ArgumentTypeError as exc:
         raise SystemExit(f"bgref watch: --web {exc}") from None
-
-    def applied(new_cal: Any) -> None:
-        pipeline.reader = BoardReader(new_cal)
-        log.warning("new calibration in use (saved to %s)", calibration_path)
-
-    keeper = FrameKeeper(calibration=cal, save_to=calibration_path, on_apply=applied)
-    checks = {"leds": lambda: _led_check(devices)}
-    web = WebServer(service, host, port, calibration_source=keeper, devices=checks)
+    keeper = FrameKeeper(calibration=cal, save_to=calibration_path)
+    web = WebServer(service, host, port, calibration_source=keeper, devices={"leds": devices.check})
     try:
         web.start()
     except OSError as exc:
@@ -308,12 +343,3 @@ def _start_web(options: dict[str, Any], service: RefereeService, devices: _Devic
         return None
     log.warning(web.banner())
     return web
-
-
-def _led_check(devices: _Devices) -> tuple[bool, str]:
-    controller = devices.controller
-    if controller is None:
-        return False, "LEDs simulated on the console"
-    if controller.problem is not None:
-        return False, f"LED controller: {controller.problem}"
-    return True, f"LED controller {controller.status.value}"

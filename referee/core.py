@@ -49,6 +49,9 @@ from engine.game import (
 from engine.judge import Verdict, judge
 from engine.plays import Play, legal_plays
 from engine.position import Position, PositionError
+from firmware_bridge.signals import SignalKind
+
+from .seating import HALVES, Seating
 
 COLOURS = ("dark", "light")
 
@@ -72,16 +75,21 @@ class Settings:
     rules: Rules = field(default_factory=Rules)
     players: tuple[str, str] = ("Dark", "Light")
     mode: Mode = Mode.REFEREE
-    dark_right_half: str = "home"  # the half on dark's right: "home" or "outer"
+    dark_right_half: str = "home"  # the half on dark's right: "home" or "outer" (see referee.seating)
+
+    @property
+    def seating(self) -> Seating:
+        return Seating(self.dark_right_half)
 
     def right_half(self, player: int) -> str:
         """The half a player rolls into (their right-hand side)."""
-        if player == 0:
-            return self.dark_right_half
-        return "outer" if self.dark_right_half == "home" else "home"
+        return self.seating.right_half(player)
 
 
 # --- what the camera saw ------------------------------------------------------------
+
+
+SURE = 0.6  # a die's or point's confidence (0..1) below this is vision unsure
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +97,16 @@ class SeenDie:
     value: int | None
     flat: bool
     half: str  # home, outer, off
+    confidence: float | None = None  # of the reading (None: given as a fact, e.g. a scripted reading)
+
+    @property
+    def sure(self) -> bool:
+        return self.confidence is None or self.confidence >= SURE
+
+    @property
+    def known(self) -> bool:
+        """Its number counts: read, and flat, or read cocked by a camera that is not sure of it."""
+        return self.value is not None and (self.flat or not self.sure)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,11 +119,12 @@ class Seen:
     cube_position: str | None = "centre"
     occluded: tuple[str, ...] = ()
     unsure_points: frozenset[int] = frozenset()  # dark's numbers read with low confidence
+    t: float | None = None  # seconds into the footage (or since the start), when known
 
     @classmethod
     def from_reading(cls, reading: Mapping[str, Any]) -> Seen:
         dice = tuple(
-            SeenDie(d.get("value"), bool(d.get("flat", True)), str(d.get("half", "off"))) for d in reading.get("dice") or ()
+            SeenDie(d.get("value"), bool(d.get("flat", True)), str(d.get("half", "off")), _confidence(d)) for d in reading.get("dice") or ()
         )
         cube = reading.get("cube") or None
         unsure = frozenset(
@@ -123,7 +142,16 @@ class Seen:
             cube_position=cube.get("position") if cube else None,
             occluded=occluded,
             unsure_points=unsure,
+            t=_number(reading.get("t")),
         )
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _confidence(die: Mapping[str, Any]) -> float | None:
+    return _number(die.get("confidence"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +166,14 @@ class Press:
 
 @dataclass(frozen=True, slots=True)
 class Signal:
-    """An LED message: ``kind`` names a :class:`firmware_bridge.Signals` method."""
+    """An LED message: ``kind`` is a :class:`SignalKind` (its name is accepted and checked:
+    a misspelt one raises ValueError here, where it was made)."""
 
-    kind: str
+    kind: SignalKind
     args: tuple[Any, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", SignalKind(self.kind))
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,22 +184,62 @@ class Note:
     level: str = "info"  # info, warning, illegal
 
 
+CALL_KINDS = (
+    "illegal_play",  # a play against the rules (stops play)
+    "cocked",  # a die not flat: roll again (stops play)
+    "wrong_half",  # a die outside the roller's right-hand half: roll again (stops play)
+    "out_of_turn",  # the player not on roll rolled
+    "moved_before_roll",  # checkers moved before the roll (or before the opponent's turn ended)
+    "roll_before_pickup",  # rolled before the opponent picked up their dice: void
+    "please_look",  # the camera is unsure: the players are asked to look, nobody is called for a foul
+    "seating",  # the plays fit the players in each other's seats
+    "illegal_cube",  # the cube turned when it may not be
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call the referee makes: what (``kind``, one of :data:`CALL_KINDS`), about whom (0 dark, 1 light,
+    None: both, as for the opening roll) and why.  ``game`` (from 1) and ``turn`` (plays made in the game
+    before it, so 0 is the opening play) are stamped by :func:`observe`."""
+
+    kind: str
+    player: int | None
+    reasons: tuple[str, ...] = ()
+    game: int = 0
+    turn: int = 0
+    silent: bool = False  # recorded, not shown (record mode)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": None if self.player is None else COLOURS[self.player],
+            "call": self.kind,
+            "reasons": list(self.reasons),
+            "game": self.game,
+            "turn": self.turn,
+            **({"silent": True} if self.silent else {}),
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What one observation led to: events for the journal (in order), LED
-    signals and notes."""
+    signals, notes and the calls made."""
 
     events: tuple[Event, ...] = ()
     signals: tuple[Signal, ...] = ()
     notes: tuple[Note, ...] = ()
     verdict: Verdict | None = None
     inferred: tuple[Event, ...] = ()  # those of ``events`` taken from the play, not seen (journalled as such)
+    calls: tuple[Call, ...] = ()
+    retracted: int = 0  # the last events journalled before these are withdrawn (a roll misread, the seating swapped)
 
 
 class Stage(enum.Enum):
     SETUP = "waiting for the start position"
     PLAYING = "playing"
     ILLEGAL = "an illegal play waits for correction or acceptance"
+    SEATING = "the players look swapped: waiting for the seating to be confirmed"
     OVER = "game over: set up the checkers for the next game"
 
 
@@ -185,6 +257,12 @@ class Referee:
     moved_early: bool = False  # the roller's checkers moved before their turn: they go back before anything else
     asked_board: Board | None = None  # the checkers when the roller was asked to show a roll the play left open...
     asked_rolls: tuple[tuple[int, int], ...] = ()  # ...and the rolls they fit (none: no roll explains them)
+    plays: int = 0  # plays made in this game
+    before_roll: Match | None = None  # the match before this turn's roll was recorded (to amend a misread roll)
+    rolls_read: tuple[tuple[int, int], ...] = ()  # each reading of this turn's roll (higher die first)
+    swap_play: Position | None = None  # the first play as the other player made it, while the seating is in doubt
+    unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
+    moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
 
     @property
     def game(self) -> Game:
@@ -202,8 +280,11 @@ def resume(settings: Settings, events: Iterable[Event]) -> Referee:
     """The referee after replaying journalled events (crash or power cut)."""
     ref = start(settings)
     match = ref.match
+    plays = 0
     for event in events:
+        games = match.games_played
         match = apply_to_match(match, event)
+        plays = 0 if match.games_played > games else plays + isinstance(event, Move)
     game = match.game
     assert game is not None
     stage = Stage.PLAYING if match.games_played or game.phase is not Phase.OPENING else Stage.SETUP
@@ -211,7 +292,7 @@ def resume(settings: Settings, events: Iterable[Event]) -> Referee:
         stage = Stage.OVER
     if match.winner is not None:
         stage = Stage.OVER
-    return replace(ref, match=match, stage=stage)
+    return replace(ref, match=match, stage=stage, plays=plays)
 
 
 # --- the decision function -------------------------------------------------------------
@@ -219,17 +300,98 @@ def resume(settings: Settings, events: Iterable[Event]) -> Referee:
 
 def observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     """The referee after a settled reading or a button press, and what it says."""
+    new, out = _observe(ref, seen)
+    if out.calls:
+        game, turn = ref.match.games_played + 1, ref.plays
+        out = replace(out, calls=tuple(replace(c, game=game, turn=turn) for c in out.calls))
+    return new, out
+
+
+def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     if isinstance(seen, Press):
         return _press(ref, seen)
     if seen.occluded:
         return ref, Outcome()  # a hand or cup hides part of the board: wait
+    if ref.stage in (Stage.PLAYING, Stage.ILLEGAL, Stage.SEATING):
+        ref, fitted, out = _reconciled(ref, seen)
+        if fitted is None:
+            return ref, out
+        seen = fitted
     handler = {
         Stage.SETUP: _setup,
         Stage.PLAYING: _playing,
         Stage.ILLEGAL: _illegal,
+        Stage.SEATING: _seating,
         Stage.OVER: _over,
     }[ref.stage]
     return handler(ref, seen)
+
+
+# --- what can physically have happened ---------------------------------------------------
+
+UNSURE_RUN = 3  # impossible readings in a row before the players are asked to look
+NEAR = 1  # checkers a reading may be off by and still be taken for the board the rules allow
+
+
+def _distance(a: Board, b: Board) -> int:
+    """Checkers to add or take away to turn one board into the other."""
+    return sum(abs(x - y) for x, y in zip(a.points, b.points)) + sum(abs(x - y) for x, y in zip(a.bar, b.bar))
+
+
+def _possible(ref: Referee, seen: Seen) -> bool:
+    """Whether the checkers seen can physically be on the board now: 15 a side less those borne off; only the
+    player on turn, after their roll, has checkers off the board: in hand while their dice are down, or borne
+    off (all their checkers home, at most four a turn)."""
+    g = ref.game
+    mine, theirs = seen.board.sides(g.turn)
+    if sum(theirs) != sum(g.position.opponent):
+        return False
+    gone = sum(g.position.on_roll) - sum(mine)
+    if gone == 0:
+        return True
+    if g.phase is not Phase.MOVE or not 0 < gone <= 4:
+        return False
+    return bool(seen.dice) or not any(mine[6:])
+
+
+def _allowed_boards(ref: Referee) -> list[Board]:
+    """The boards the rules allow now, the board as it stands first: after a roll, its legal plays; before
+    one, the plays of any roll (a roll not seen); an illegal play or a swapped first play waiting, that play."""
+    g = ref.game
+    boards = [Board.from_position(g.position, g.turn)]
+    rolls = [g.dice] if g.dice is not None else list(ROLLS) if g.phase is Phase.ROLL else []
+    boards += [Board.from_position(p.after, g.turn) for r in rolls for p in legal_plays(g.position, r)]
+    if ref.illegal_after is not None:
+        boards.append(Board.from_position(ref.illegal_after, g.turn))
+    if ref.swap_play is not None:
+        boards.append(Board.from_position(ref.swap_play, 1 - g.turn))
+    return list(dict.fromkeys(boards))
+
+
+def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome]:
+    """The reading as the referee takes it.  A reading that cannot physically be (a checker missing from a
+    stack or added to it, a colour mixed up) is unsure, not a fact: where a board the rules allow lies within
+    a checker or two of it, that board is taken (no checker moves before a roll; a play is one of the legal
+    plays); else the reading is set aside, and the referee goes on as soon as readings fit again."""
+    if ref.stage is Stage.PLAYING and ref.game.phase is Phase.OPENING and _is_start(seen.board):
+        return replace(ref, unsure_run=0), seen, Outcome()
+    if _possible(ref, seen):
+        return replace(ref, unsure_run=0), seen, Outcome()
+    g = ref.game
+    # Waiting on the players to show a roll, the game may have moved on beyond what the referee follows.
+    allowed = _allowed_boards(ref) if ref.asked_board is None else []
+    near = sorted((_distance(b, seen.board), i) for i, b in enumerate(allowed))
+    near = [(d, i) for d, i in near if d <= NEAR]
+    if near and (len(near) == 1 or near[0][0] < near[1][0]):
+        return replace(ref, unsure_run=0), replace(seen, board=allowed[near[0][1]]), Outcome()
+    ref = replace(ref, unsure_run=ref.unsure_run + 1)
+    if ref.unsure_run != UNSURE_RUN:
+        return ref, None, Outcome()
+    standing = Board.from_position(g.position, g.turn)
+    wrong = sorted(i + 1 for i, (a, b) in enumerate(zip(standing.points, seen.board.points)) if a != b)
+    where = f" at {', '.join(map(str, wrong))}" if wrong else ""
+    text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
+    return ref, None, _look(g.turn, text, tuple(wrong))
 
 
 def _say(
@@ -238,8 +400,14 @@ def _say(
     events: Iterable[Event] = (),
     verdict: Verdict | None = None,
     inferred: Iterable[Event] = (),
+    calls: Iterable[Call] = (),
 ) -> Outcome:
-    return Outcome(tuple(events), tuple(signals), notes, verdict, tuple(inferred))
+    return Outcome(tuple(events), tuple(signals), notes, verdict, tuple(inferred), tuple(calls))
+
+
+def _look(player: int | None, text: str, points: tuple[Any, ...] = ()) -> Outcome:
+    """Ask the players to look: the camera is unsure, or the evidence leaves something open."""
+    return _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, (points,) if points else ())], calls=[Call("please_look", player, (text,))])
 
 
 def _is_start(board: Board) -> bool:
@@ -252,7 +420,7 @@ def _is_start(board: Board) -> bool:
 def _setup(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if not _is_start(seen.board):
         return ref, Outcome()
-    ref = replace(ref, stage=Stage.PLAYING)
+    ref = replace(ref, stage=Stage.PLAYING, plays=0)
     out = _say(Note("start position seen: each player rolls one die for the opening roll"), signals=[_cube_signal(ref)])
     if seen.dice:
         ref, more = _playing(ref, seen)
@@ -267,7 +435,8 @@ def _over(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
 
 
 def _merge(a: Outcome, b: Outcome) -> Outcome:
-    return Outcome(a.events + b.events, a.signals + b.signals, a.notes + b.notes, b.verdict or a.verdict, a.inferred + b.inferred)
+    return Outcome(a.events + b.events, a.signals + b.signals, a.notes + b.notes, b.verdict or a.verdict, a.inferred + b.inferred,
+                   a.calls + b.calls, a.retracted + b.retracted)
 
 
 def _playing(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
@@ -286,49 +455,71 @@ def _playing(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
 # --- rolls ----------------------------------------------------------------------------
 
 
-def _roll_problem(ref: Referee, dice: tuple[SeenDie, ...], player: int, count: int) -> str | None:
-    """Why the dice seen are not a valid roll of ``count`` dice by ``player``."""
-    if len(dice) != count:
-        return None if len(dice) < count else f"{len(dice)} dice on the board"
+def _dice_problem(dice: tuple[SeenDie, ...], count: int) -> tuple[str, str] | None:
+    """(call kind, why) when the dice seen cannot be read as a roll of ``count`` dice: a call that stops
+    play (cocked) only when vision is sure; else a look."""
+    if len(dice) > count:
+        return "please_look", f"{len(dice)} dice on the board"
     if any(d.value is None for d in dice):
-        return "a die cannot be read"
+        return "please_look", "a die cannot be read"
+    if any(not d.flat and d.sure for d in dice):
+        return "cocked", "a die is cocked"
     if any(not d.flat for d in dice):
-        return "a die is cocked"
+        return "please_look", "a die may be cocked (the camera is unsure)"
+    return None
+
+
+def _roll_problem(ref: Referee, dice: tuple[SeenDie, ...], player: int, count: int) -> tuple[str, int, str] | None:
+    """(call kind, who is called, why) when the dice seen are not a valid roll of ``count`` dice by ``player``."""
+    if len(dice) < count:
+        return None
+    problem = _dice_problem(dice, count)
+    if problem:
+        return problem[0], player, problem[1]
     half = ref.settings.right_half(player)
     if all(d.half == ref.settings.right_half(1 - player) for d in dice):
-        # Seen from above, a roll out of turn and a roll into the wrong half look alike.
-        return f"it is {ref.settings.players[player]}'s turn to roll, into {COLOURS[player]}'s right-hand half"
+        # Seen from above, a roll out of turn and a roll into the wrong half look alike; out of turn is likelier.
+        return "out_of_turn", 1 - player, f"it is {ref.settings.players[player]}'s turn to roll, into {COLOURS[player]}'s right-hand half"
     if any(d.half != half for d in dice):
-        return f"the dice must land in {COLOURS[player]}'s right-hand half"
+        return "wrong_half", player, f"the dice must land in {COLOURS[player]}'s right-hand half"
     return None
 
 
 def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     dice = seen.dice
-    if not _is_start(seen.board) and (len(dice) < 2 or any(d.value is None for d in dice)):
+    if not _is_start(seen.board) and (len(dice) < 2 or any(d.value is None or not d.flat for d in dice)):
         return _opening_from_play(ref, seen)
     if len(dice) < 2:
         return replace(ref, dice_read=_opening_dice(ref, dice) or (ref.dice_read if dice else ())), Outcome()
-    if len(dice) > 2 or any(d.value is None or not d.flat for d in dice):
-        return ref, _reroll(None, "opening roll: roll again (a die is cocked, unreadable, or there are extra dice)")
+    seating = ref.settings.seating
+    problem = _dice_problem(dice, 2)
+    if problem and problem[0] == "please_look":
+        return replace(ref, dice_read=_opening_dice(ref, dice)), _look(None, f"opening roll: {problem[1]}: please look")
+    if problem:
+        who = {seating.roller(d.half) for d in dice if not d.flat}
+        return ref, _reroll(None, f"opening roll: roll again ({problem[1]})", Call(problem[0], who.pop() if len(who) == 1 else None, (problem[1],)))
     by_half = {d.half: d.value for d in dice}
     halves = (ref.settings.right_half(0), ref.settings.right_half(1))
     if set(by_half) != set(halves):
-        return ref, _reroll(None, "opening roll: each player rolls one die into their own right-hand half")
+        why = "each player rolls one die into their own right-hand half"
+        rollers = {seating.roller(d.half) for d in dice}
+        only = rollers.pop() if len(rollers) == 1 else None
+        other = 1 - only if only is not None else None  # both in one half: the other roller
+        return ref, _reroll(None, f"opening roll: roll again: {why}", Call("wrong_half", other, (why,)))
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None
     event = OpeningRoll((d0, d1))
-    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=())
+    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=(), before_roll=ref.match, rolls_read=((max(d0, d1), min(d0, d1)),))
     if ref_after.game.phase is Phase.OPENING:
         note = "equal opening dice: roll again"
         if ref_after.game.cube > ref.game.cube:
             note += f" (automatic double: the cube is at {ref_after.game.cube})"
-        return ref_after, _say(Note(note), signals=[Signal("reroll_needed", (None,))], events=[event])
+        return ref_after, _say(Note(note), signals=[Signal(SignalKind.REROLL_NEEDED, (None,))], events=[event])
     first = ref_after.game.turn
     ref = replace(ref_after, dice_on_board=True)
     return ref, _say(
         Note(f"{ref.settings.players[first]} plays first with {max(d0, d1)}-{min(d0, d1)}"),
-        signals=[Signal("your_turn", (COLOURS[first],))] + _teaching(ref),
+        signals=[Signal(SignalKind.YOUR_TURN, (COLOURS[first],))] + _teaching(ref),
         events=[event],
     )
 
@@ -368,12 +559,13 @@ def _opening_from_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
 
 def _void_roll(ref: Referee, mover: int) -> Outcome:
     names = ref.settings.players
-    return _reroll(1 - mover, f"{names[1 - mover]} rolled before {names[mover]} picked up the dice: that roll is void")
+    why = f"{names[1 - mover]} rolled before {names[mover]} picked up the dice: that roll is void"
+    return _reroll(1 - mover, why, Call("roll_before_pickup", 1 - mover, (why,)))
 
 
-def _reroll(player: int | None, why: str) -> Outcome:
+def _reroll(player: int | None, why: str, call: Call) -> Outcome:
     side = COLOURS[player] if player is not None else None
-    return _say(Note(why, "warning"), signals=[Signal("reroll_needed", (side,))])
+    return _say(Note(why, "warning"), signals=[Signal(SignalKind.REROLL_NEEDED, (side,))], calls=[call])
 
 
 def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
@@ -388,16 +580,22 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     cube = _cube_action(ref, seen, player)
     if cube is not None:
         return cube
-    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=())
+    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None)
     if not seen.dice:
         return replace(ref, dice_read=()), Outcome()  # picked up to roll again: what was read is void
+    if len(seen.dice) > 2 and {d.half for d in seen.dice} >= {"home", "outer"}:
+        return replace(ref, dice_read=()), _void_roll(ref, 1 - player)  # rolled with the other pair still down
     problem = _roll_problem(ref, seen.dice, player, 2)
     if problem:
-        return replace(ref, dice_read=()), _reroll(player, f"{ref.settings.players[player]}: roll again: {problem}")
+        kind, who, why = problem
+        name = ref.settings.players[player]
+        if kind == "please_look":
+            return replace(ref, dice_read=_readable(seen.dice, ref.settings.right_half(player))), _look(player, f"{name}'s roll: {why}: please look")
+        return replace(ref, dice_read=()), _reroll(player, f"{name}: roll again: {why}", Call(kind, who, (why,)))
     if len(seen.dice) < 2:
         return replace(ref, dice_read=_readable(seen.dice, ref.settings.right_half(player))), Outcome()
     d1, d2 = seen.dice[0].value, seen.dice[1].value
-    assert d1 is not None and d2 is not None  # _roll_problem refuses unreadable dice
+    assert d1 is not None and d2 is not None  # _roll_problem asks for a look at unreadable dice
     return _record_roll(ref, (d1, d2), "")
 
 
@@ -406,7 +604,8 @@ def _record_roll(ref: Referee, dice: tuple[int, int], how: str) -> tuple[Referee
     player = ref.game.turn
     d1, d2 = max(dice), min(dice)  # where each die landed means nothing
     event = Roll(player, (d1, d2))
-    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True, dice_read=(), moved_early=False, asked_board=None, asked_rolls=())
+    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
+                  before_roll=ref.match, rolls_read=(event.dice,), moved_unrolled=None)
     note = f"{ref.settings.players[player]} rolled {d1}-{d2}{how}"
     if not legal_plays(ref.game.position, (d1, d2)):
         note += ": no legal play; pick up the dice"
@@ -415,7 +614,7 @@ def _record_roll(ref: Referee, dice: tuple[int, int], how: str) -> tuple[Referee
 
 def _readable(dice: Iterable[SeenDie], half: str) -> tuple[SeenDie, ...]:
     """The dice in ``half`` whose number is known: flat and read."""
-    return tuple(d for d in dice if d.half == half and d.flat and d.value is not None)
+    return tuple(d for d in dice if d.half == half and d.known)
 
 
 # --- a roll not seen whole ----------------------------------------------------------------
@@ -445,7 +644,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     names = ref.settings.players
     if ref.moved_early:
         text = f"{names[player]}'s checkers moved before {names[1 - player]}'s turn ended: put them back, then roll"
-        return ref, _say(Note(text, "warning"), signals=[Signal("look_needed", ())])
+        return ref, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("moved_before_roll", player, (text,))])
     half, other_half = ref.settings.right_half(player), ref.settings.right_half(1 - player)
     mine = [d for d in seen.dice if d.half == half]
     theirs = [d for d in seen.dice if d.half == other_half]
@@ -461,7 +660,8 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     rolls = _rolls_explaining(ref, seen, known) if one_play else []
     strict = ref.settings.mode is Mode.TOURNAMENT
     if not (mine or theirs or known or rolls):
-        return ref, Outcome()  # no sign of a roll, and no play: a misreading, or checkers straightened
+        # no sign of a roll, and no play: a misreading, checkers straightened, or a move before rolling
+        return replace(ref, moved_unrolled=seen.board), Outcome()
     if mine:  # the dice are still down: the play may not be finished
         if len(rolls) == 1 and not strict:
             return ref, Outcome()
@@ -481,10 +681,19 @@ def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_pl
     must show it with the checkers as they were asked about, and one of the
     rolls they fit: other dice, or checkers moved since, may be a new turn."""
     if not one_play:
-        return ref, _say(Note("the checkers moved before the roll: put them back", "warning"), signals=[Signal("look_needed", ())])
+        text = "the checkers moved before the roll: put them back"
+        return ref, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("moved_before_roll", ref.game.turn, (text,))])
     a, b = read[0].value, read[1].value
     assert a is not None and b is not None
     roll = (max(a, b), min(a, b))
+    if ref.moved_unrolled == seen.board and all(_fit(Board.from_position(p.after, ref.game.turn), seen) is None
+                                                 for p in legal_plays(ref.game.position, roll)):
+        # seen moved with no dice down, then the dice rolled onto it, and it is no play of them: moved first
+        name = ref.settings.players[ref.game.turn]
+        text = f"{name} moved checkers before rolling: put them back, then play the {roll[0]}-{roll[1]}"
+        ref, out = _record_roll(ref, roll, "")
+        return ref, _merge(out, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())],
+                                     calls=[Call("moved_before_roll", ref.game.turn, (text,))]))
     if ref.asked_board is not None and (seen.board != ref.asked_board or (ref.asked_rolls and roll not in ref.asked_rolls)):
         known = tuple(d.value for d in ref.dice_read if d.value is not None)
         rolls = _rolls_explaining(ref, seen, known)
@@ -539,7 +748,7 @@ def _fit(expected: Board, seen: Seen) -> str | None:
 
 def _taken_from_play(ref: Referee, seen: Seen, event: OpeningRoll | Roll, known: tuple[int, ...]) -> tuple[Referee, Outcome]:
     """Record a roll taken from the play (marked as inferred), then judge the play as usual."""
-    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=False, dice_read=())
+    ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=False, dice_read=(), before_roll=ref.match, rolls_read=())
     names = ref.settings.players
     if isinstance(event, OpeningRoll):
         subject, value = "the opening roll", f"{names[0]} {event.dice[0]}, {names[1]} {event.dice[1]}"
@@ -548,9 +757,10 @@ def _taken_from_play(ref: Referee, seen: Seen, event: OpeningRoll | Roll, known:
     what = "a die was not seen" if known else "the dice were not seen"
     note = Note(f"{subject}: {what}; it is taken as {value} from the play", "warning")
     # With no die seen at all the play is the only evidence: ask the players to look.
-    signals = [] if known else [Signal("look_needed", ())]
+    player = event.player if isinstance(event, Roll) else ref.game.turn
+    said = _say(note, events=[event], inferred=[event]) if known else _merge(_look(player, note.text), _say(events=[event], inferred=[event]))
     ref, out = _judge_seen(ref, seen)
-    return ref, _merge(_say(note, signals=signals, events=[event], inferred=[event]), out)
+    return ref, _merge(said, out)
 
 
 def _ask_roll(ref: Referee, known: tuple[int, ...], rolls: list[tuple[int, int]], dice_down: bool, opening: bool = False) -> Outcome:
@@ -569,7 +779,7 @@ def _ask_roll(ref: Referee, known: tuple[int, ...], rolls: list[tuple[int, int]]
         how = "leave the dice where they are and let the camera see them"
     else:
         how = f"show the roll: put the dice back in {where} as rolled (or put the checkers back and roll again)"
-    return _say(Note(f"{subject} was not seen whole{seen_text} and {why}: {how}", "warning"), signals=[Signal("look_needed", ())])
+    return _look(None if opening else player, f"{subject} was not seen whole{seen_text} and {why}: {how}")
 
 
 def _same_checkers(ref: Referee, seen: Seen) -> bool:
@@ -582,7 +792,7 @@ def _same_checkers(ref: Referee, seen: Seen) -> bool:
 def _cube_signal(ref: Referee) -> Signal:
     g = ref.game
     owner = None if g.cube_owner is None else COLOURS[g.cube_owner]
-    return Signal("cube", (g.cube, owner))
+    return Signal(SignalKind.CUBE, (g.cube, owner))
 
 
 def _cube_action(ref: Referee, seen: Seen, player: int) -> tuple[Referee, Outcome] | None:
@@ -598,11 +808,12 @@ def _cube_action(ref: Referee, seen: Seen, player: int) -> tuple[Referee, Outcom
         try:
             match = apply_to_match(ref.match, Double(player))
         except EventRefused as exc:
-            return ref, _say(Note(f"the cube cannot be turned: {exc}", "illegal"), signals=[Signal("look_needed", ())])
+            text = f"the cube cannot be turned: {exc}"
+            return ref, _say(Note(text, "illegal"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("illegal_cube", player, (text,))])
         ref = replace(ref, match=match)
         return ref, _say(
             Note(f"{ref.settings.players[player]} doubles to {g.cube * 2}: take (roll on) or drop (button)"),
-            signals=[Signal("cube", (g.cube * 2, COLOURS[1 - player]))],
+            signals=[Signal(SignalKind.CUBE, (g.cube * 2, COLOURS[1 - player]))],
             events=[Double(player)],
         )
     return None
@@ -623,7 +834,7 @@ def _cube_pending(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         match = apply_to_match(ref.match, Beaver(answering))
         return replace(ref, match=match), _say(
             Note(f"{ref.settings.players[answering]} beavers: the cube is at {g.offered * 2}"),
-            signals=[Signal("cube", (g.offered * 2, COLOURS[answering]))],
+            signals=[Signal(SignalKind.CUBE, (g.offered * 2, COLOURS[answering]))],
             events=[Beaver(answering)],
         )
     if _is_start(seen.board) and not seen.dice:
@@ -646,7 +857,7 @@ def _rolled_by(ref: Referee, seen: Seen, player: int) -> bool:
 def _drop(ref: Referee, player: int) -> tuple[Referee, Outcome]:
     match = apply_to_match(ref.match, Drop(player))
     ref = replace(ref, match=match, stage=Stage.OVER, dice_on_board=False)
-    return ref, _say(_result_note(ref, f"{ref.settings.players[player]} drops"), events=[Drop(player)], signals=[Signal("cube", (1, None))])
+    return ref, _say(_result_note(ref, f"{ref.settings.players[player]} drops"), events=[Drop(player)], signals=[Signal(SignalKind.CUBE, (1, None))])
 
 
 def _result_note(ref: Referee, how: str) -> Note:
@@ -674,8 +885,58 @@ def _in_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
             out = _merge(out, more)
         return ref, out
     if seen.dice:
-        return ref, _lifted(ref, seen)  # the turn ends when the roller picks up the dice
+        return _roll_read_again(ref, seen), _lifted(ref, seen)  # the turn ends when the roller picks up the dice
     return _judge_seen(replace(ref, dice_on_board=False), seen)
+
+
+def _roll_read_again(ref: Referee, seen: Seen) -> Referee:
+    """Count another reading of the roll while its dice lie on the board (a die misread once is outvoted)."""
+    g = ref.game
+    halves = {ref.settings.right_half(0), ref.settings.right_half(1)} if ref.plays == 0 else {ref.settings.right_half(g.turn)}
+    values = [d.value for d in seen.dice if d.half in halves and d.known and d.value is not None]
+    if len(values) != 2 or len(seen.dice) != 2:
+        return ref
+    a, b = (v for v in values if v is not None)
+    return replace(ref, rolls_read=ref.rolls_read + ((max(a, b), min(a, b)),))
+
+
+def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[Referee, Outcome] | None:
+    """A play illegal with the roll recorded but legal with another roll read as often or more this turn:
+    the recorded roll was the misread one.  It is withdrawn and the other recorded (never to excuse a play
+    with a roll nobody read)."""
+    g = ref.game
+    if ref.before_roll is None or g.dice is None:
+        return None
+    counts = {r: ref.rolls_read.count(r) for r in ref.rolls_read}
+    recorded = counts.get(g.dice, 0)
+    mover, name = g.turn, ref.settings.players[g.turn]
+    for roll in sorted(counts, key=lambda r: -counts[r]):
+        if roll == g.dice or counts[roll] < recorded or (ref.plays == 0 and roll[0] == roll[1]):
+            continue
+        if judge(g.position, roll, after).legal:
+            return _amend_roll(ref, roll, after, f"{name}'s roll was {roll[0]}-{roll[1]}, not {g.dice[0]}-{g.dice[1]} (a die misread once)")
+    if recorded == 1 and ref.plays:
+        # Read once only: a die of it may be the misread one.  The play then tells the roll, as for a roll not
+        # seen whole, when exactly one roll keeping the other die makes it legal; the players are asked to look.
+        fits = [r for r in ROLLS if r != g.dice and set(r) & set(g.dice) and judge(g.position, r, after).legal]
+        if len(fits) == 1 and ref.settings.mode is not Mode.TOURNAMENT:
+            roll = fits[0]
+            text = f"{name}'s roll was read once, as {g.dice[0]}-{g.dice[1]}, and the play fits {roll[0]}-{roll[1]}: taken as {roll[0]}-{roll[1]}; please look"
+            new, out = _amend_roll(ref, roll, after, text, inferred=True)
+            return new, _merge(out, Outcome(calls=(Call("please_look", mover, (text,)),)))
+    return None
+
+
+def _amend_roll(ref: Referee, roll: tuple[int, int], after: Position | tuple[tuple[int, ...], tuple[int, ...]], text: str,
+                inferred: bool = False) -> tuple[Referee, Outcome]:
+    """Withdraw the roll recorded this turn, record ``roll`` instead, and commit the play (legal with it)."""
+    assert ref.before_roll is not None
+    mover = ref.game.turn
+    event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
+    amended = replace(ref, match=apply_to_match(ref.before_roll, event))
+    new, out = _judge_seen_after(amended, after)
+    said = Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1, inferred=(event,) if inferred else ())
+    return new, _merge(said, out)
 
 
 def _opponent_rolled(ref: Referee, seen: Seen) -> bool:
@@ -701,7 +962,7 @@ def _lifted(ref: Referee, seen: Seen) -> Outcome:
     sources = _teaching(ref)
     destinations = teaching_destinations(ref, dark_point) if point != 25 else _bar_destinations(ref)
     spots = sources[0].args[0] if sources else ()
-    return _say(signals=[Signal("teaching", (spots, destinations))])
+    return _say(signals=[Signal(SignalKind.TEACHING, (spots, destinations))])
 
 
 def _bar_destinations(ref: Referee) -> tuple[int | str, ...]:
@@ -724,6 +985,15 @@ def _explained(ref: Referee, seen: Seen) -> Position | tuple[tuple[int, ...], tu
     return mine, theirs
 
 
+def _judge_seen_after(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[Referee, Outcome]:
+    """Commit a play known to be legal with the roll recorded."""
+    g = ref.game
+    assert g.dice is not None
+    verdict = judge(g.position, g.dice, after)
+    return _commit_play(ref, Move(g.turn, verdict.play.after if verdict.play else g.position), verdict,
+                        f"{ref.settings.players[g.turn]} played {verdict.play}")
+
+
 def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     g = ref.game
     assert g.dice is not None  # a play is judged only after a roll
@@ -733,29 +1003,113 @@ def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     name = ref.settings.players[player]
     if verdict.legal:
         return _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
+    amended = _misread_roll(ref, after)
+    if amended is not None:
+        return amended
     early = _played_then_other_moved(ref, seen)
     if early is not None:
         return _other_moved_early(ref, early)
+    swapped = _swapped_play(ref, seen)
+    if swapped is not None and ref.settings.mode is not Mode.TOURNAMENT:
+        return _seating_doubt(ref, swapped)
+    reasons = "; ".join(r.text for r in verdict.reasons)
+    call = Call("illegal_play", player, tuple(r.text for r in verdict.reasons))
     if ref.settings.mode is Mode.RECORD:
         # Silent recording: the play is recorded as made, with its reasons.
-        return _accept_illegal(replace(ref, illegal_after=_as_position(after), illegal_verdict=verdict), "recorded as made")
+        ref, out = _accept_illegal(replace(ref, illegal_after=_as_position(after), illegal_verdict=verdict), "recorded as made")
+        return ref, replace(out, calls=out.calls + (replace(call, silent=True),))
     points = _dark_points(verdict.points, player)
-    reasons = "; ".join(r.text for r in verdict.reasons)
     hint = f" (did you mean {verdict.closest[0]}?)" if verdict.closest and ref.settings.mode is not Mode.TOURNAMENT else ""
     ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
     doubt = sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
+    miscount = _one_checker_from_legal(ref, seen)
+    if miscount and not doubt:
+        # One checker more or fewer than a legal play: a stack miscounted looks just like it.
+        doubt = miscount
     if doubt:
         # Neither a legal play nor a clear illegal one: say what was seen and ask for a look.
-        return ref, _say(
-            Note(f"please look at {', '.join(map(str, doubt))}: the camera is unsure, and as read the play is illegal: {reasons}", "warning"),
-            signals=[Signal("look_needed", (tuple(doubt),))],
-            verdict=verdict,
-        )
+        text = f"please look at {', '.join(map(str, doubt))}: the camera is unsure, and as read the play is illegal: {reasons}"
+        return ref, replace(_look(player, text, tuple(doubt)), verdict=verdict)
     return ref, _say(
         Note(f"illegal play by {name}: {reasons}{hint}", "illegal"),
-        signals=[Signal("illegal_play", (points,))],
+        signals=[Signal(SignalKind.ILLEGAL_PLAY, (points,))],
         verdict=verdict,
+        calls=[call],
     )
+
+
+# --- a second opinion on the seating ---------------------------------------------------------
+
+
+def _swapped_play(ref: Referee, seen: Seen) -> Play | None:
+    """The game's first play, illegal as the mover's, seen to be a legal play of the same roll by the
+    other player: what the camera shows when the players sit in each other's seats (each die then lands
+    in the half the referee takes for the other player's, so the opening roll goes to the wrong player)."""
+    g = ref.game
+    if ref.plays != 0 or g.dice is None or g.dice[0] == g.dice[1] or ref.before_roll is None:
+        return None
+    other = 1 - g.turn
+    for play in legal_plays(Position.start(), g.dice):
+        if _fit(Board.from_position(play.after, other), seen) is not None:
+            return play
+    return None
+
+
+def _seating_doubt(ref: Referee, play: Play) -> tuple[Referee, Outcome]:
+    g = ref.game
+    assert g.dice is not None
+    names, other = ref.settings.players, 1 - ref.game.turn
+    text = (f"seating looks swapped: confirm (accept button), or put the checkers back: the play is {names[other]}'s "
+            f"{play} with {g.dice[0]}-{g.dice[1]}, as if {COLOURS[other]} sat where {COLOURS[g.turn]} sits")
+    ref = replace(ref, stage=Stage.SEATING, swap_play=play.after)
+    return ref, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("seating", None, (text,))])
+
+
+def _seating(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    """Waiting on the seating: the checkers put back (the seating stands), play going on (the next roll
+    seen in a half with the first play left standing: the seating is swapped), or a button."""
+    assert ref.swap_play is not None
+    g = ref.game
+    if _is_start(seen.board) and not seen.dice:
+        return replace(ref, stage=Stage.PLAYING, swap_play=None), _say(Note("checkers put back: the seating stands"))
+    on_board = Board.from_position(ref.swap_play, 1 - g.turn) == seen.board
+    if on_board and seen.dice and len({d.half for d in seen.dice}) == 1 and seen.dice[0].half in HALVES:
+        ref, out = _swap_seating(ref, "play went on with it")
+        more_ref, more = _playing(ref, seen)
+        return more_ref, _merge(out, more)
+    if not on_board and not seen.dice:
+        # the checkers changed: judge them as the mover's play again (a correction)
+        ref, out = _judge_seen(replace(ref, stage=Stage.PLAYING, swap_play=None), seen)
+        return ref, out
+    return ref, Outcome()
+
+
+def _swap_seating(ref: Referee, how: str) -> tuple[Referee, Outcome]:
+    """The players sit in each other's seats: the opening roll is given to the other players, and the
+    first play is theirs."""
+    g = ref.game
+    assert ref.swap_play is not None and ref.before_roll is not None and g.dice is not None
+    first = 1 - g.turn
+    high, low = g.dice
+    opening = OpeningRoll((high, low) if first == 0 else (low, high))
+    settings = replace(ref.settings, dark_right_half=ref.settings.seating.swapped().dark_right)
+    swapped = replace(ref, settings=settings, match=apply_to_match(ref.before_roll, opening), stage=Stage.PLAYING, swap_play=None)
+    after = ref.swap_play
+    ref, out = _commit_play(swapped, Move(first, after), judge(swapped.game.position, g.dice, after), f"{settings.players[first]} played")
+    text = f"seating swapped ({how}): {COLOURS[first]} rolls into the {settings.right_half(first)} half; {settings.players[first]} opened with {high}-{low}"
+    return ref, _merge(Outcome(events=(opening,), notes=(Note(text, "warning"),), retracted=1), out)
+
+
+def _one_checker_from_legal(ref: Referee, seen: Seen) -> list[int]:
+    """The points (dark's numbers) where the checkers seen differ by a single checker from a legal play
+    (a move changes two points, so this is a count: a checker borne off or not, or a stack misread)."""
+    g = ref.game
+    assert g.dice is not None
+    for play in legal_plays(g.position, g.dice):
+        board = Board.from_position(play.after, g.turn)
+        if _distance(board, seen.board) == 1:
+            return [i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b]
+    return []
 
 
 def _played_then_other_moved(ref: Referee, seen: Seen) -> Play | None:
@@ -785,7 +1139,8 @@ def _other_moved_early(ref: Referee, play: Play) -> tuple[Referee, Outcome]:
     if ref.stage is not Stage.PLAYING:
         return ref, out
     text = f"{names[1 - mover]} moved before {names[mover]} picked up the dice: put those checkers back, then roll"
-    return replace(ref, moved_early=True), _merge(out, _say(Note(text, "warning"), signals=[Signal("look_needed", ())]))
+    said = _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("moved_before_roll", 1 - mover, (text,))])
+    return replace(ref, moved_early=True), _merge(out, said)
 
 
 def _as_position(after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> Position | None:
@@ -812,22 +1167,30 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
     player = move.player
     ref_games = ref.match.games_played
     match = apply_to_match(ref.match, move)
-    ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=())
+    ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
+                  plays=ref.plays + 1, before_roll=None, rolls_read=())
     moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
-    signals = [] if ref.settings.mode is Mode.RECORD else [Signal("play_accepted", (moved,))]
+    signals = [] if ref.settings.mode is Mode.RECORD else [Signal(SignalKind.PLAY_ACCEPTED, (moved,))]
     notes = [Note(text)]
     if match.games_played > ref_games:
         ref = replace(ref, stage=Stage.OVER)
         notes.append(_result_note(ref, f"{ref.settings.players[player]} bore off"))
         return ref, _say(*notes, signals=signals, events=[move], verdict=verdict)
-    signals.append(Signal("your_turn", (COLOURS[1 - player],)))
+    signals.append(Signal(SignalKind.YOUR_TURN, (COLOURS[1 - player],)))
     return ref, _say(*notes, signals=signals, events=[move], verdict=verdict)
 
 
 def _illegal(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     g = ref.game
     opponent = 1 - g.turn
-    # The opponent rolling (or turning the cube) accepts the play as made.
+    # The opponent rolling (or turning the cube) accepts the play as made; unless the checkers as now seen
+    # are a legal play (corrected at the last moment, or the illegal play was a misreading).
+    if _rolled_by(ref, seen, opponent) and g.dice is not None and judge(g.position, g.dice, seen.board.sides(g.turn)).legal:
+        ref, out = _judge_seen(replace(ref, stage=Stage.PLAYING), seen)
+        if ref.stage is Stage.OVER:
+            return ref, out
+        ref, more = _await_roll(ref, seen)
+        return ref, _merge(out, more)
     if _rolled_by(ref, seen, opponent):
         ref, out = _accept_illegal(ref, "accepted as made: the opponent rolled")
         if ref.stage is Stage.OVER:
@@ -851,7 +1214,7 @@ def _illegal(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
 def _accept_illegal(ref: Referee, how: str) -> tuple[Referee, Outcome]:
     g = ref.game
     if ref.illegal_after is None:
-        return ref, _say(Note("this play cannot be accepted: the board is impossible as seen; correct it", "illegal"), signals=[Signal("look_needed", ())])
+        return ref, _look(g.turn, "this play cannot be accepted: the board is impossible as seen; correct it")
     verdict = ref.illegal_verdict
     reasons = "; ".join(r.text for r in verdict.reasons) if verdict else ""
     move = Move(g.turn, ref.illegal_after, accept_illegal=True)
@@ -866,9 +1229,11 @@ def _press(ref: Referee, press: Press) -> tuple[Referee, Outcome]:
     button = press.button
     if button == "accept" and ref.stage is Stage.ILLEGAL:
         return _accept_illegal(ref, "accepted as made by the opponent")
+    if button == "accept" and ref.stage is Stage.SEATING:
+        return _swap_seating(ref, "confirmed")
     if button == "correct" and ref.stage is Stage.ILLEGAL and ref.illegal_verdict is not None:
         points = _dark_points(ref.illegal_verdict.points, ref.game.turn)
-        return ref, _say(Note("correct the play: the blinking points show where"), signals=[Signal("illegal_play", (points,))])
+        return ref, _say(Note("correct the play: the blinking points show where"), signals=[Signal(SignalKind.ILLEGAL_PLAY, (points,))])
     if button == "drop" and ref.game.phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED):
         return _drop(ref, ref.game.turn)
     if button == "take" and ref.game.phase in (Phase.DOUBLED, Phase.BEAVERED, Phase.RACCOONED):
@@ -894,7 +1259,7 @@ def _teaching(ref: Referee) -> list[Signal]:
     player = ref.game.turn
     mine = ref.game.position.on_roll
     sources = {h.src for p in legal_plays(ref.game.position, ref.game.dice) for h in p.hops if mine[h.src - 1]}
-    return [Signal("teaching", (_dark_points(sorted(sources), player),))]
+    return [Signal(SignalKind.TEACHING, (_dark_points(sorted(sources), player),))]
 
 
 def teaching_destinations(ref: Referee, lifted_from: int) -> tuple[int | str, ...]:

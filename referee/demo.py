@@ -15,6 +15,8 @@ import logging
 import sys
 import tempfile
 import time
+from dataclasses import replace
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
@@ -22,6 +24,7 @@ from typing import Any, Callable, Iterator, TextIO
 from engine.game import Rules
 from firmware_bridge import Signals, SimulatedBoard
 
+from .commands import web_address
 from .core import Mode, Note, Seen, Settings
 from .service import RefereeService
 
@@ -40,15 +43,6 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--web", metavar="[HOST:]PORT", type=web_address, help="serve the live web page while refereeing (host default 0.0.0.0)")
     demo.add_argument("--keep-serving", action="store_true", help="with --web: keep serving the page after the recording ends (Ctrl-C stops)")
     demo.set_defaults(func=run)
-
-
-def web_address(text: str) -> tuple[str, int]:
-    """``[HOST:]PORT`` as (host, port)."""
-    host, _, port = text.rpartition(":")
-    host = host.strip("[]") or "0.0.0.0"
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not [HOST:]PORT with PORT a number from 0 to 65535")
-    return host, int(port)
 
 
 def _start_web(service: RefereeService, address: tuple[str, int], out: TextIO) -> Any:
@@ -99,12 +93,17 @@ def load_recording(path: Path | None) -> tuple[dict[str, Any], list[dict[str, An
 
 def _reading_steps(items: list[dict[str, Any]], handle: Callable[[Seen], Any]) -> Iterator[tuple[float, Callable[[], Any]]]:
     for item in items:
-        yield float(item.get("t", 0.0)), lambda item=item: handle(Seen.from_reading(item["reading"]))
+        t = float(item.get("t", 0.0))
+        yield t, partial(_handle_reading, handle, item["reading"], t)
+
+
+def _handle_reading(handle: Callable[[Seen], Any], reading: dict[str, Any], t: float) -> Any:
+    return handle(replace(Seen.from_reading(reading), t=t))
 
 
 def _video_steps(source: Any, pipeline: Any) -> Iterator[tuple[float, Callable[[], Any]]]:
     for t, frame in source.frames():
-        yield t, lambda t=t, frame=frame: pipeline.feed(t, frame)
+        yield t, partial(pipeline.feed, t, frame)
 
 
 def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
@@ -113,7 +112,7 @@ def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
     from vision.sources import CameraError, open_source
     from vision.errors import VisionError
 
-    from .commands import dark_right_half
+    from .seating import Seating
 
     try:
         source = open_source(args.video)
@@ -129,7 +128,7 @@ def _open_video(args: argparse.Namespace) -> tuple[Any, Any, str]:
             source.open()
     except (CameraError, VisionError) as exc:
         raise SystemExit(f"bgref demo: {exc}") from None
-    return source, BoardReader(cal), dark_right_half(cal)
+    return source, BoardReader(cal), Seating.from_layout(cal.layout).dark_right
 
 
 def run(args: argparse.Namespace) -> int:

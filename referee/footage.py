@@ -25,6 +25,7 @@ from vision.geometry import bar_centre, checker_centre
 from vision.render import CubeSpec, DieSpec, Scene, Setup, _free_spot, paint_board, paint_scene, photograph, random_setup, with_arm
 
 from .recording import Script, record_game
+from .seating import Seating
 
 Frame = NDArray[np.uint8]
 
@@ -36,10 +37,6 @@ class FootageConfig:
     arm_frames: int = 1  # frames of a hand passing over the board
     size: tuple[int, int] = (1280, 720)
     grain: float = 0.7  # temporal sensor noise, as a share of the camera's noise (0: none, compresses well)
-
-
-def dark_right_half(layout: Layout) -> str:
-    return "home" if layout.home_right == layout.dark_bottom else "outer"
 
 
 @dataclass
@@ -120,7 +117,7 @@ def footage(
         # A still board is painted once (checkers do not jitter between frames);
         # each frame has its own sensor noise.  A passing arm moves every frame.
         canvas = None if occluded else paint_scene(np.random.default_rng(frame_seed), scene, board, setup.palette, cam, geo)
-        for k in range(count):
+        for _ in range(count):
             shown = with_arm(rng, scene) if occluded else scene
             if occluded:
                 canvas = paint_scene(np.random.default_rng(frame_seed), shown, board, setup.palette, cam, geo)
@@ -144,7 +141,7 @@ def game_items(seed: int, layout: Layout, script: Script | None = None, turns: i
     """The readings of a scripted game whose rolls land in the right halves for ``layout``,
     cut after ``turns`` plays when given."""
     script = script or Script()
-    script.dark_right_half = dark_right_half(layout)
+    script.dark_right_half = Seating.from_layout(layout).dark_right
     items = []
     plays = 0
     for item in record_game(random.Random(seed), script):
@@ -178,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     writer = None
     folder = None
     if args.output.suffix.lower() in (".mp4", ".avi"):
-        fourcc = cv2.VideoWriter_fourcc(*("mp4v" if args.output.suffix.lower() == ".mp4" else "MJPG"))
+        fourcc = cv2.VideoWriter.fourcc(*("mp4v" if args.output.suffix.lower() == ".mp4" else "MJPG"))
         writer = cv2.VideoWriter(str(args.output), fourcc, cfg.fps, cfg.size)
     else:
         folder = args.output

@@ -3,7 +3,11 @@
 Each line is ``{"seq": n, "crc": c, "entry": {...}}``, ``crc`` being the CRC-32
 of the entry's canonical JSON.  The first entry describes the match (players,
 rules, mode); the rest are engine events, a roll taken from the play (the
-camera did not see it whole) marked ``"inferred": true``.  After a crash or power cut the file
+camera did not see it whole) marked ``"inferred": true``, and two corrections,
+appended, never written over: ``{"type": "retract", "count": n, "why": …}``
+withdraws the last n events (a roll misread, found out by the play), and
+``{"type": "seating", "dark_right_half": …}`` says the players were found in
+each other's seats.  After a crash or power cut the file
 is read up to the last whole, intact line; a torn or corrupt tail is set
 aside in ``<name>.corrupt-<n>`` and reported, never silently lost.
 """
@@ -13,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -146,6 +150,7 @@ class Recovered:
     dropped_lines: int = 0
     set_aside: Path | None = None
     inferred: tuple[int, ...] = ()  # indexes in ``events`` of the rolls taken from the play
+    lines: int = 0  # intact lines read (the match entry, events and corrections)
 
 
 class Journal:
@@ -171,7 +176,15 @@ class Journal:
         """Open an existing journal for appending, after recovering what it holds."""
         recovered = recover(path)
         handle = open(path, "a", encoding="utf-8")
-        return cls(path, handle, len(recovered.events) + 1), recovered
+        return cls(path, handle, recovered.lines), recovered
+
+    def retract(self, count: int, why: str) -> None:
+        """Withdraw the last ``count`` events (kept in the file, undone on recovery)."""
+        self._write({"type": "retract", "count": count, "why": why})
+
+    def seating(self, dark_right_half: str) -> None:
+        """The half on dark's right from now on."""
+        self._write({"type": "seating", "dark_right_half": dark_right_half})
 
     def append(self, event: Event, inferred: bool = False) -> None:
         """Journal an event; ``inferred`` marks a roll taken from the play, not seen."""
@@ -224,9 +237,17 @@ def recover(path: Path) -> Recovered:
     if dropped:
         aside = _set_aside(path, good_bytes)
     settings = entry_settings(good[0])
-    events = tuple(entry_event(e) for e in good[1:])
-    inferred = tuple(i for i, e in enumerate(good[1:]) if e.get("inferred"))
-    return Recovered(settings, events, dropped, aside, inferred)
+    kept: list[dict[str, Any]] = []
+    for entry in good[1:]:
+        if entry.get("type") == "retract":
+            del kept[len(kept) - int(entry["count"]):]
+        elif entry.get("type") == "seating":
+            settings = replace(settings, dark_right_half=str(entry["dark_right_half"]))
+        else:
+            kept.append(entry)
+    events = tuple(entry_event(e) for e in kept)
+    inferred = tuple(i for i, e in enumerate(kept) if e.get("inferred"))
+    return Recovered(settings, events, dropped, aside, inferred, len(good))
 
 
 def _set_aside(path: Path, keep: int) -> Path:

@@ -107,7 +107,7 @@ class FramePipeline:
         if self.on_bare_board is not None:
             self._learn_bare_board(frame, reading)
         try:
-            seen = Seen.from_reading(reading)
+            seen = replace(Seen.from_reading(reading), t=t)
         except ValueError as exc:
             self.stats.vision_errors += 1
             self._report_once("malformed", f"a reading could not be used: {exc}")

@@ -1,5 +1,5 @@
 """Scripted recordings of a whole game as the camera reports it: a stream of
-board readings (``shared/board-spec.md``) with hands passing over the board,
+board readings (``docs/board-spec.md``) with hands passing over the board,
 and the irregularities a referee must catch.
 
 Randomness is injected, so a seed gives the same recording.  The bundled demo
@@ -34,8 +34,20 @@ class Script:
     out_of_turn_turn: int = 6  # the wrong player rolls first; the roll does not count
     bar_not_entered: bool = True  # the first time a player is on the bar, they move another checker first
     equal_opening: bool = True
+    wrong_half_turn: int = -1  # one die rolls over the bar into the opponent's half; rolled again
+    moved_before_roll_turn: int = -1  # the roller moves a checker before rolling, then puts it back and plays
+    early_roll_turn: int = -1  # the opponent rolls before the mover picked up the dice; void, rolled again
     dark_right_half: str = "home"
     events: list[str] = field(default_factory=list)  # what was injected, for tests
+    fouls: list[tuple[str, str, int]] = field(default_factory=list)  # (call kind, offender, turn) injected
+    played: list[tuple[str, tuple[int, int], Position, bool]] = field(default_factory=list)  # (player, dice, after, accepted illegal)
+
+    @classmethod
+    def clean(cls, **kw: Any) -> Script:
+        """A game with no irregularity at all (no equal opening roll, no double)."""
+        off = dict(cocked_die_turn=-1, wrong_die_turn=-1, one_die_turn=-1, double_turn=-1, out_of_turn_turn=-1,
+                   bar_not_entered=False, equal_opening=False)
+        return cls(**{**off, **kw})
 
 
 def _half(script: Script, player: int) -> str:
@@ -96,9 +108,14 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
             if wrong is not None:
                 script.bar_not_entered = False
                 script.events.append(f"turn {turn}: moved while a checker waited on the bar, corrected")
+        if wrong is not None:
+            script.fouls.append(("illegal_play", COLOURS[player], turn))
+        accepted = False
         if turn == script.one_die_turn and play is not None and play.dice_used >= 2:
             after = apply_hops(position, play.hops[:1])  # only one die played
             script.events.append(f"turn {turn}: one die only, accepted as made")
+            script.fouls.append(("illegal_play", COLOURS[player], turn))
+            accepted = True
         yield emit(board, on_roll_dice, occluded=True, dt=0.5)  # a hand moves checkers
         if wrong is not None:
             shown = Board.from_position(wrong, player)
@@ -109,8 +126,16 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
             if turn == script.wrong_die_turn:
                 script.events.append(f"turn {turn}: wrong die, corrected")
         board = Board.from_position(after, player)
+        script.played.append((COLOURS[player], dice, after, accepted))
         if wrong is None:
             yield emit(board, on_roll_dice, dt=1.0)  # checkers moved, dice still down
+            if turn == script.early_roll_turn:
+                early = [_die(rng.randint(1, 6), _half(script, 1 - player)), _die(rng.randint(1, 6), _half(script, 1 - player))]
+                yield emit(board, on_roll_dice + early, dt=1.0)  # the opponent rolls with the mover's dice still down
+                yield emit(board, occluded=True, dt=0.5)
+                yield emit(board, on_roll_dice, dt=0.5)  # ... and picks them up again
+                script.events.append(f"turn {turn}: {COLOURS[1 - player]} rolled before {COLOURS[player]} picked up")
+                script.fouls.append(("roll_before_pickup", COLOURS[1 - player], turn))
             yield emit(board, occluded=True, dt=0.5)  # picking up the dice
         yield emit(board, dt=0.5)  # the play is judged
         if not any(after.on_roll):
@@ -129,14 +154,49 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
             yield emit(board, [_die(other[0], _half(script, 1 - player)), _die(other[1], _half(script, 1 - player))], dt=1.0)
             yield emit(board, occluded=True, dt=0.5)  # picked up again
             script.events.append(f"turn {turn}: {COLOURS[1 - player]} rolled out of turn")
+            script.fouls.append(("out_of_turn", COLOURS[1 - player], turn))
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         half = _half(script, player)
+        early_board = _moved_early(position, player) if turn == script.moved_before_roll_turn else None
+        if early_board is not None:
+            rolled = [_die(dice[0], half), _die(dice[1], half)]
+            yield emit(early_board, dt=1.0)  # a checker moved, no dice rolled yet
+            yield emit(early_board, occluded=True, dt=0.5)  # the cup
+            yield emit(early_board, rolled, dt=1.0)
+            yield emit(board, rolled, occluded=True, dt=0.5)  # told to put it back: it goes back, the roll stands
+            yield emit(board, rolled, dt=1.0)
+            script.events.append(f"turn {turn}: {COLOURS[player]} moved a checker before rolling, put it back")
+            script.fouls.append(("moved_before_roll", COLOURS[player], turn))
+            continue
         if turn == script.cocked_die_turn:
             yield emit(board, [_die(dice[0], half), _die(dice[1], half, flat=False)], dt=1.0)
             yield emit(board, occluded=True, dt=0.5)
             script.events.append(f"turn {turn}: cocked die, rolled again")
+            script.fouls.append(("cocked", COLOURS[player], turn))
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        if turn == script.wrong_half_turn:
+            other_half = _half(script, 1 - player)
+            yield emit(board, [_die(dice[0], half), _die(dice[1], other_half)], dt=1.0)  # one die over the bar
+            yield emit(board, occluded=True, dt=0.5)
+            script.events.append(f"turn {turn}: a die rolled into the opponent's half, rolled again")
+            script.fouls.append(("wrong_half", COLOURS[player], turn))
             dice = (rng.randint(1, 6), rng.randint(1, 6))
         yield emit(board, [_die(dice[0], half), _die(dice[1], half)], dt=1.0)
+
+
+def _moved_early(position: Position, player: int) -> Board | None:
+    """The board with one of the roller's checkers moved a pip before rolling (no roll's whole play)."""
+    if position.on_roll[24]:
+        return None
+    for src in range(24, 1, -1):
+        if position.on_roll[src - 1] and position.opponent[24 - (src - 1)] < 2:
+            try:
+                moved = apply_hops(position, [Hop(src, src - 1)])
+            except ValueError:
+                continue
+            if not any(p.after == moved for a in range(1, 7) for b in range(a, 7) for p in legal_plays(position, (b, a))):
+                return Board.from_position(moved, player)
+    return None
 
 
 def _bar_not_entered(position: Position, dice: tuple[int, int]) -> Position | None:

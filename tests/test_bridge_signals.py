@@ -182,3 +182,49 @@ def test_look_needed_flashes_amber_where_in_doubt(signals, board):
     assert looks(board)["13"] == ("amber", Pattern.TRIPLE) and looks(board)["bar-dark"] == ("amber", Pattern.TRIPLE)
     signals.look_needed()
     assert set(looks(board)) >= {"bar-dark", "bar-light"}
+
+
+def test_a_signal_given_by_kind_lights_what_its_call_lights(board, clock):
+    from firmware_bridge import SignalKind
+
+    by_kind = Signals(board, clock)
+    by_kind.show(SignalKind.YOUR_TURN, "dark")
+    by_kind.show("cube", 4, "light")  # its name is accepted too
+    by_kind.show(SignalKind.ILLEGAL_PLAY, [13, 7])
+    assert looks(board) == {n: ("red", Pattern.BLINK_FAST) for n in ("13", "7")}
+    by_kind.show(SignalKind.CLEAR)
+    assert looks(board) == {"turn-dark": ("white", Pattern.SOLID), "cube-4": ("white", Pattern.SOLID), "cube-owner-light": ("white", Pattern.SOLID)}
+    by_kind.show(SignalKind.REROLL_NEEDED, "dark")
+    assert looks(board)["bar-light"] == ("amber", Pattern.DOUBLE)
+
+
+def test_every_signal_kind_is_shown_by_the_method_of_its_name(signals, board):
+    from firmware_bridge import SignalKind
+
+    args = {SignalKind.YOUR_TURN: ("dark",), SignalKind.REROLL_NEEDED: ("light",), SignalKind.CUBE: (2, "dark"),
+            SignalKind.ILLEGAL_PLAY: ([5],), SignalKind.TEACHING: ([6], [4])}
+    for kind in SignalKind:
+        assert callable(getattr(Signals, kind.value)), kind
+        signals.show(kind, *args.get(kind, ()))
+
+
+@pytest.mark.parametrize("name", ["look", "illegal", "Look_Needed", "reroll-needed", ""])
+def test_a_misspelt_signal_is_refused_loudly(signals, name):
+    with pytest.raises(InvalidSignalError, match="is not a signal"):
+        signals.show(name)
+
+
+def test_the_referee_refuses_a_misspelt_signal_where_it_is_made():
+    from firmware_bridge import SignalKind
+    from referee.core import Signal
+
+    assert Signal("look_needed").kind is SignalKind.LOOK_NEEDED
+    with pytest.raises(ValueError):
+        Signal("look_neded")
+
+
+def test_every_signals_method_that_shows_something_is_a_signal_kind():
+    from firmware_bridge import SignalKind
+
+    methods = {name for name in vars(Signals) if not name.startswith("_") and callable(getattr(Signals, name))}
+    assert methods - {"show", "tick"} == {kind.value for kind in SignalKind}, "add the new method to SignalKind and _ACTIONS"

@@ -38,7 +38,8 @@ def test_check_match_json_one_line_per_file_with_the_contract_fields(capsys):
     code, out, err = run(capsys, "check-match", "--json", GALAXY, STUDIO)
     assert code == 0 and err == ""
     galaxy, studio = reports(out)
-    assert set(galaxy) == {"file", "games", "illegal"} and galaxy["file"] == GALAXY
+    assert set(galaxy) >= {"file", "games", "illegal"} and galaxy["file"] == GALAXY
+    assert (galaxy["warnings"], galaxy["finished"]) == ([], True)
     game = galaxy["games"][0]
     assert set(game) == {"plays", "winner", "points", "resigned"}
     assert game["plays"][0] == {"player": "mglough", "dice": [5, 1], "play": "24/23 13/8", "position_id": "4HPwATDgc/ABMA"}
@@ -76,12 +77,12 @@ def test_an_illegal_play_gives_exit_1_and_is_listed_with_reasons(capsys):
 
 def test_an_unreadable_file_gives_exit_1_and_says_where(capsys, tmp_path):
     broken = tmp_path / "broken.mat"
-    broken.write_text(Path(GALAXY).read_text(encoding="utf-8").replace("61: 13/7 7/6", "61: 12/6 6/5"))
+    broken.write_text(Path(GALAXY).read_text(encoding="utf-8").replace("61: 13/7 7/6", "61: 13/7 7/6x"))
     code, out, err = run(capsys, "check-match", "--json", GALAXY, str(broken), str(tmp_path / "missing.mat"))
     assert code == 1
     good, bad, missing = reports(out)
     assert good["illegal"] == [] and good["games"]
-    assert bad["error"].startswith(f"{broken}: line 22, game 1, move 8: ")
+    assert bad["error"] == f"{broken}: line 22, game 1, move 8: '6x' in '13/7 7/6x' is not a point (1-24, bar or off)"
     assert "cannot read" in missing["error"]
     assert err.count("bgref check-match: ") == 2 and "Traceback" not in err
 
@@ -154,23 +155,36 @@ def test_a_latin_1_file_is_read(capsys, tmp_path):
     assert code == 0 and reports(out)[0]["games"][0]["plays"][0]["player"] == "Jørgen"
 
 
-def test_a_play_onto_a_held_point_stops_the_game_and_is_listed_as_illegal(capsys, tmp_path):
+def test_a_play_onto_a_held_point_is_listed_as_illegal_and_the_board_left_as_it_was(capsys, tmp_path):
     held = tmp_path / "held.mat"
     held.write_text(Path(GALAXY).read_text(encoding="utf-8").replace("  5) 61: 13/7 7/6", "  5) 61: 13/12 13/7"))
     code, out, err = run(capsys, "check-match", "--json", str(held))
     (report,) = reports(out)
     assert code == 1
-    assert report["illegal"] == [
-        {
-            "game": 1,
-            "move": 8,
-            "player": "lasse",
-            "play": "13/12 13/7",
-            "reasons": ["a checker landed on 12, a point held by the opponent"],
-        }
-    ]
-    assert report["error"] == (
-        f"{held}: line 22, game 1, move 8: illegal play '13/12 13/7' cannot be accepted as made: "
-        "a checker landed on 12, a point held by the opponent"
+    assert report["illegal"][0] == {
+        "game": 1,
+        "move": 8,
+        "player": "lasse",
+        "play": "13/12 13/7",
+        "reasons": ["a checker landed on 12, a point held by the opponent"],
+    }
+    assert report["warnings"][0] == (
+        f"{held}: line 22, game 1, move 8: the board cannot follow '13/12 13/7': it is left as it was before the play"
     )
-    assert err.startswith(f"bgref check-match: {held}: line 22, game 1, move 8: ")
+    assert f"bgref check-match: warning: {held}: line 22, game 1, move 8: " in err
+    assert f"bgref check-match: {held}: game 1, move 8: illegal play '13/12 13/7'" in err
+
+
+@pytest.mark.parametrize("keep", range(16, 27))
+def test_a_real_file_cut_at_any_line_exits_3_until_its_game_has_ended(capsys, tmp_path, keep):
+    # galaxy-game1.mat: game 1 starts on line 16; mglough drops on line 25, so a
+    # cut from line 25 on still holds a finished game (exit 0), before it none (3).
+    cut = tmp_path / "cut.mat"
+    cut.write_text("".join(Path(GALAXY).read_text(encoding="utf-8").splitlines(keepends=True)[:keep]), encoding="utf-8")
+    code, out, err = run(capsys, "check-match", "--json", str(cut))
+    (report,) = reports(out)
+    assert report["illegal"] == [] and "error" not in report
+    if keep >= 25:
+        assert code == 0 and report["finished"] and err == ""
+    else:
+        assert code == 3 and not report["finished"] and "game 1 has no result" in err

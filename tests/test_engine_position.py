@@ -1,4 +1,4 @@
-"""Positions and GNU Backgammon Position IDs (vectors from shared/formats.md)."""
+"""Positions and GNU Backgammon Position IDs (vectors from GNU Backgammon's documentation of the Position ID)."""
 
 import pytest
 from hypothesis import given, strategies as st

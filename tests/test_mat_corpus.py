@@ -1,7 +1,7 @@
-"""The 230 real matches of ``shared/data/matches``: every play replayed, scores, round trips.
+"""The 230 real matches of ``tests/data/matches``: every play replayed, scores, round trips.
 
-The shared matches live outside the repository (``../shared/data/matches`` from
-the checkout, or ``$BGREF_MATCHES``); the tests skip when they are absent.
+The matches are a copy of the project's shared real matches (their origin and
+licence in ``tests/data/matches/README.md``).
 ``corpus()`` reads each match once per test session; the GNU Backgammon
 oracle tests (``test_mat_gnubg.py``) use it too.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 import re
 from pathlib import Path
 
@@ -21,25 +20,20 @@ from engine.record import Resign
 from engine.replay import MatchReplay
 from engine.sgf import read_sgf, write_sgf
 
-MATCHES = Path(os.environ.get("BGREF_MATCHES", Path(__file__).resolve().parents[2] / "shared" / "data" / "matches"))
-
-needs_matches = pytest.mark.skipif(not MATCHES.is_dir(), reason=f"shared matches not found at {MATCHES}")
+MATCHES = Path(__file__).parent / "data" / "matches"
 
 
 def match_files() -> list[Path]:
-    """Every .mat text in the shared matches (the SGF copy of the gnubg match aside)."""
+    """Every .mat text in the real matches (the SGF copy of the gnubg match aside)."""
     return sorted(p for p in MATCHES.rglob("*") if p.suffix in (".txt", ".mat"))
-
 
 @functools.lru_cache(maxsize=1)
 def corpus() -> dict[Path, MatchReplay]:
-    """Every shared match, read (and so replayed) once."""
+    """Every real match, read (and so replayed) once."""
     from engine.mat import read_mat_replay
 
     return {p: read_mat_replay(p.read_text(encoding="utf-8"), str(p)) for p in match_files()}
 
-
-@needs_matches
 def test_every_shared_match_replays_with_no_illegal_play():
     matches = corpus()
     by_source = {name: sum(1 for p in matches if p.parent.name == name) for name in ("galaxy", "studio", "gnubg")}
@@ -52,8 +46,6 @@ def test_every_shared_match_replays_with_no_illegal_play():
     assert dances == 4915
     assert illegal == []
 
-
-@needs_matches
 def test_every_shared_match_is_won_at_the_match_length_or_was_left_after_game_one():
     unfinished = []
     for path, done in corpus().items():
@@ -72,8 +64,6 @@ def test_every_shared_match_is_won_at_the_match_length_or_was_left_after_game_on
         ("match1173715.txt", 1, (2, 0)),
     ]
 
-
-@needs_matches
 def test_and_the_match_lines_name_the_match_winner():
     """Backgammon Galaxy writes "Wins N point and the match" on the last game only."""
     checked = 0
@@ -88,8 +78,6 @@ def test_and_the_match_lines_name_the_match_winner():
         assert done.match.games[-1].result.winner == done.match.winner()
     assert checked == 156
 
-
-@needs_matches
 def test_every_game_score_adds_up_from_the_results_before_it():
     for path, done in corpus().items():
         games = done.match.games
@@ -98,20 +86,16 @@ def test_every_game_score_adds_up_from_the_results_before_it():
             expected[before.result.winner] += before.result.points
             assert tuple(expected) == after.score, path.name
 
-
-@needs_matches
+@pytest.mark.slow  # every real match written and read back
 def test_mat_reader_writer_reader_round_trip_on_every_shared_match():
     for path, done in corpus().items():
         assert read_mat(write_mat(done.match), str(path)) == done.match, path.name
 
-
-@needs_matches
+@pytest.mark.slow  # every real match written and read back
 def test_sgf_writer_reader_round_trip_on_every_shared_match():
     for path, done in corpus().items():
         assert read_sgf(write_sgf(done.match), str(path)) == done.match, path.name
 
-
-@needs_matches
 def test_combined_hops_and_dialect_notations_are_expanded_into_legal_plays():
     """Backgammon Studio writes one checker's two hops as one (``24/14``);
     every such play is a legal play of the roll with all its dice used."""
@@ -126,7 +110,6 @@ def test_combined_hops_and_dialect_notations_are_expanded_into_legal_plays():
                 assert step.play is not None and step.legal
     assert combined > 1000
 
-
 def _has_combined_hop(dice: str, play: str) -> bool:
     d1, d2 = int(dice[0]), int(dice[1])
     for token in play.split():
@@ -137,16 +120,12 @@ def _has_combined_hop(dice: str, play: str) -> bool:
                 return True
     return False
 
-
-@needs_matches
 def test_resignations_and_rolls_before_them_are_read():
     resigned = [g for m in corpus().values() for g in m.match.games if g.result.resigned]
     resign_actions = [a for g in resigned for a in g.actions if isinstance(a, Resign)]
     assert len(resigned) == len(resign_actions) == 76
     assert all(isinstance(g.actions[-1], Resign) for g in resigned)
 
-
-@needs_matches
 def test_gnubg_sgf_and_mat_exports_of_one_match_read_the_same():
     folder = MATCHES / "gnubg"
     mat = next(folder.glob("*.mat"))

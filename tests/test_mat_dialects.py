@@ -16,7 +16,7 @@ import pytest
 from test_record_property import random_match
 
 from engine.mat import MatError, read_mat, read_mat_replay, write_mat
-from engine.record import Beaver, Double, Drop, Match, Move, Raccoon, Resign, Roll, Take
+from engine.record import Beaver, Double, Drop, Match, Move, Raccoon, Resign, Result, Roll, Take
 from engine.replay import replay
 
 RECORDS = Path(__file__).parent / "data" / "records"
@@ -182,6 +182,23 @@ def test_illegal_play_is_kept_as_made_with_its_reasons():
     assert read_mat(write_mat(done.match)) == done.match
 
 
+def test_a_play_the_board_cannot_follow_is_illegal_and_the_board_left_as_it_was():
+    """A checker moved from a point where the player has none (line 22,
+    lasse's 61 at move 8): kept as written, reported illegal, and a warning
+    that the board stays as it was; the game reads on."""
+    text = fixture("galaxy-game1.mat").replace("61: 13/7 7/6", "61: 12/6 6/5")
+    done = read_mat_replay(text, "some.mat")
+    (game, step), *_ = list(done.illegal())
+    assert (game.number, step.move, step.action) == (1, 8, Move(0, (6, 1), "12/6 6/5"))
+    assert step.reasons == ("'12/6 6/5' moves a checker from a point where the player has none",)
+    assert step.after.position == step.before.position.swap()
+    assert done.warnings[0] == (
+        "some.mat: line 22, game 1, move 8: the board cannot follow '12/6 6/5': it is left as it was before the play"
+    )
+    assert done.match.games[0].result == Result(0, 1, False)  # the drop that ends the game still reads
+    assert read_mat(write_mat(done.match)) == done.match
+
+
 # --- errors name the file, line, game and move -------------------------------------------------
 
 
@@ -195,11 +212,6 @@ def test_errors_name_file_line_game_and_move():
     text = fixture("galaxy-game1.mat")
     bad_syntax = text.replace("52: 25/20 13/11", "52: 25/20 13/x1")
     assert _error(bad_syntax).startswith("some.mat: line 23, game 1, move 10: 'x1' in '25/20 13/x1' is not a point")
-    no_checker = text.replace("61: 13/7 7/6", "61: 12/6 6/5")
-    assert _error(no_checker) == (
-        "some.mat: line 22, game 1, move 8: illegal play '12/6 6/5' cannot be accepted as made: "
-        "'12/6 6/5' moves a checker from a point where the player has none"
-    )
     wrong_cube = text.replace("Doubles => 2", "Doubles => 4")
     assert _error(wrong_cube).startswith("some.mat: line 25, game 1, move 13: the double turns the cube to 2")
     gibberish = text.replace("  3) 55:", "  3) 5x:")

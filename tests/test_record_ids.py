@@ -1,5 +1,5 @@
 """Position ID, Match ID and XGID of positions in a record, against the published vectors
-(``shared/formats.md``); every position of the shared matches is checked against GNU
+(``docs/records.md``); every position of the shared matches is checked against GNU
 Backgammon itself in ``test_mat_gnubg.py``."""
 
 from __future__ import annotations

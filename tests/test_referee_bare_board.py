@@ -36,8 +36,8 @@ def _feed(pipeline: FramePipeline, frame, start: float, seconds: float = 2.0) ->
     return t
 
 
-def test_the_bare_board_is_learnt_once_from_a_settled_frame_and_the_game_goes_on(tmp_path: Path) -> None:
-    cal = vision.calibrate(vision.CalibrationConfig(), read_image(DATA / "start.jpg"))
+def test_the_bare_board_is_learnt_once_from_a_settled_frame_and_the_game_goes_on(tmp_path: Path, calibrated) -> None:
+    cal = calibrated(DATA / "start.jpg")
     learnt: list = []
     readings = Readings()
     pipeline = FramePipeline(vision.BoardReader(cal), readings)
@@ -61,10 +61,10 @@ def test_the_bare_board_is_learnt_once_from_a_settled_frame_and_the_game_goes_on
     assert [s.board for s in readings.seen[-2:]] == [board["start.jpg"], board["empty.jpg"]]
 
 
-def test_bgref_watch_saves_the_learnt_calibration_over_the_old_one(tmp_path: Path) -> None:
+def test_bgref_watch_saves_the_learnt_calibration_over_the_old_one(tmp_path: Path, calibrated) -> None:
     from referee.commands import _use_bare_board
 
-    cal = vision.calibrate(vision.CalibrationConfig(), read_image(DATA / "start.jpg"))
+    cal = calibrated(DATA / "start.jpg")
     path = tmp_path / "calibration.json"
     path.write_text(json.dumps(cal.to_json()))
     pipeline = FramePipeline(vision.BoardReader(cal), Readings())

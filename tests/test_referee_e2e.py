@@ -11,12 +11,15 @@ import pytest
 
 from engine.game import Rules
 from referee.core import Seen, Settings
-from referee.footage import FootageConfig, dark_right_half, footage, game_items, scripted_setup
+from referee.footage import FootageConfig, footage, game_items, scripted_setup
 from referee.pipeline import FramePipeline
 from referee.recording import Script
+from referee.seating import Seating
 from referee.service import RefereeService
 
 vision = pytest.importorskip("vision")
+
+pytestmark = pytest.mark.slow  # renders and reads a game's footage frame by frame (minutes)
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +31,7 @@ def game(tmp_path_factory):
     script = Script(cocked_die_turn=1, wrong_die_turn=2, one_die_turn=3, double_turn=4, out_of_turn_turn=5)
     items = game_items(7, setup.layout, script, turns=7)
     frames = list(footage(items, setup, 5, cfg))
-    settings = Settings(rules=Rules(match_length=5), players=("Ann", "Bob"), dark_right_half=dark_right_half(setup.layout))
+    settings = Settings(rules=Rules(match_length=5), players=("Ann", "Bob"), dark_right_half=Seating.from_layout(setup.layout).dark_right)
     truth = RefereeService(settings, tmp_path_factory.mktemp("truth"), None)
     truth_notes = [n for item in items for n in truth.handle(Seen.from_reading(item["reading"])).notes]
     cal = vision.calibrate(vision.CalibrationConfig(), frames[0][1])

@@ -84,6 +84,7 @@ def test_demo_command_prints_the_recorded_match(tmp_path):
     assert again.returncode == 2 and "already holds a match" in again.stderr
 
 
+@pytest.mark.slow  # renders footage; test_referee_e2e covers footage too
 def test_demo_on_camera_footage_records_the_game_the_readings_record(tmp_path):
     """`bgref demo --video` calibrates on the first frame and referees frame by frame."""
     frames = tmp_path / "frames"
@@ -98,10 +99,11 @@ def test_demo_on_camera_footage_records_the_game_the_readings_record(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert "processed" in out.stdout and "frames" in out.stdout
-    from referee.footage import dark_right_half, game_items, scripted_setup
+    from referee.footage import game_items, scripted_setup
+    from referee.seating import Seating
 
     layout = scripted_setup(5, (1280, 720)).layout
-    settings = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"), dark_right_half=dark_right_half(layout))
+    settings = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"), dark_right_half=Seating.from_layout(layout).dark_right)
     truth = RefereeService(settings, tmp_path / "truth", None)
     run_items(truth, game_items(7, layout, Script(), turns=2))
     assert len(truth.events) >= 4

@@ -12,7 +12,7 @@ from test_record_property import random_match
 
 from engine.mat import MatError, read_mat, write_mat
 from engine.record import Move, Resign, Roll
-from engine.sgf import SgfError, parse_trees, read_sgf, write_sgf
+from engine.sgf import SgfError, parse_trees, read_sgf, read_sgf_replay, write_sgf
 
 RECORDS = Path(__file__).parent / "data" / "records"
 
@@ -95,10 +95,13 @@ def test_a_result_the_rules_do_not_give_is_an_error_naming_game_and_move():
         read_sgf(sgf, "m.sgf")
 
 
-def test_a_move_from_an_empty_point_is_an_error_naming_game_and_move():
+def test_a_move_from_an_empty_point_is_illegal_with_a_warning_naming_game_and_move():
+    # White's 21 at move 2 written from its 10 and 8 points, where it has no checker.
     sgf = write_sgf(fixture("galaxy-game1.mat")).replace(";W[21xwmk]", ";W[21jhmk]")
-    with pytest.raises(SgfError, match=r"^m\.sgf: game 1, move 2: "):
-        read_sgf(sgf, "m.sgf")
+    done = read_sgf_replay(sgf, "m.sgf")
+    (game, step), *_ = list(done.illegal())
+    assert (game.number, step.move, step.action.play) == (1, 2, "10/8 13/11")
+    assert done.warnings[0].startswith("m.sgf: game 1, move 2: the board cannot follow '10/8 13/11'")
 
 
 def test_resignation_is_the_result_not_a_node():
@@ -138,12 +141,12 @@ def test_a_cube_the_rules_do_not_allow_to_start_above_1_is_an_error():
         read_sgf(sgf, "m.sgf")
 
 
-def test_a_play_onto_a_held_point_is_an_error_carrying_the_illegal_play():
+def test_a_play_onto_a_held_point_is_kept_as_written_and_reported_illegal():
     # White's 61: 13/7 7/6 written as 13/12 13/7 (12 is Black's 13 point).
     sgf = write_sgf(fixture("galaxy-game1.mat")).replace(";W[61mggf]", ";W[61mlmg]")
-    with pytest.raises(SgfError) as caught:
-        read_sgf(sgf, "m.sgf")
-    assert str(caught.value).startswith("m.sgf: game 1, move 8: illegal play '13/12 13/7' cannot be accepted")
-    illegal = caught.value.illegal
-    assert illegal is not None and (illegal.game, illegal.move, illegal.player, illegal.play) == (1, 8, 0, "13/12 13/7")
-    assert caught.value.players == ("lasse", "mglough")
+    done = read_sgf_replay(sgf, "m.sgf")
+    (game, step), *_ = list(done.illegal())
+    assert (game.number, step.move, step.action.player, step.action.play) == (1, 8, 0, "13/12 13/7")
+    assert step.reasons == ("a checker landed on 12, a point held by the opponent",)
+    assert done.warnings[0].startswith("m.sgf: game 1, move 8: the board cannot follow '13/12 13/7'")
+    assert done.match.players == ("lasse", "mglough")

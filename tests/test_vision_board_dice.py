@@ -15,6 +15,7 @@ from vision import BoardReader, CalibrationConfig, calibrate
 from vision.config import ReaderConfig
 from vision.geometry import START_POINTS, BoardGeometry, surface_height
 from vision.pose import Viewpoint
+import vision.cube as cube
 import vision.read as read
 from vision.read import WhiteBlob, _borrowed_shade, _face_mask, _read_numeral, _square_centre, board_window, cube_past_outline, face_marked, face_square, past_flat_die
 from vision.render import DIE_CLEARANCE, random_scene, random_setup, render
@@ -48,18 +49,18 @@ def test_the_renderer_lays_dice_where_their_half_is_plain() -> None:
             assert min(abs(die.xy[0] - b) for b in geo.bar_x) >= DIE_CLEARANCE - 1e-9 or abs(die.xy[0] - 240.0) <= 15.0 - DIE_CLEARANCE + 1e-9
 
 
-def test_a_cube_seen_past_the_boards_outline_is_read() -> None:
+def test_a_cube_seen_past_the_boards_outline_is_read(calibrated) -> None:
     # Blender, 14° off vertical: the cube's top stands 40 mm over the plane the calibration maps, on the
     # near frame, and is seen beyond the board's outline
     truth = json.loads((CUBE / "truth.json").read_text())
-    cal = calibrate(CalibrationConfig(), read_image(CUBE / "start.jpg"))
+    cal = calibrated(CUBE / "start.jpg")
     image = read_image(CUBE / "frame02.jpg")
     assert BoardReader(cal)(image)["cube"] == truth["frames"]["frame02.jpg"]["reading"]["cube"]
     found = cube_past_outline(BoardReader(cal).cfg, cal, image, np.zeros((1, 1), np.uint8))
     assert found is not None and found["value"] == 2 and found["position"] == "light"
 
 
-def test_a_cube_past_the_outline_showing_a_side_face_is_read() -> None:
+def test_a_cube_past_the_outline_showing_a_side_face_is_read(calibrated) -> None:
     # Blender seed 7300001 setup 0, dim lamp: the cube on the far frame is seen past the outline with its
     # 4 face beside its top, one light blob about 28 mm long; at the 27 mm bound for a die's or a cube's
     # footprint the original render's blob was dropped and no cube was read (this re-encoded copy's blob
@@ -67,7 +68,7 @@ def test_a_cube_past_the_outline_showing_a_side_face_is_read() -> None:
     side = Path(__file__).parent / "data" / "vision_blender_cube_side"
     truth = json.loads((side / "truth.json").read_text())["frames"]["frame06.jpg"]["reading"]["cube"]
     assert truth == {"value": 64, "position": "light"}
-    cal = calibrate(CalibrationConfig(), read_image(side / "start.jpg"))
+    cal = calibrated(side / "start.jpg")
     image = read_image(side / "frame06.jpg")
     assert BoardReader(cal)(image)["cube"] == truth
 
@@ -82,10 +83,10 @@ def test_a_cube_past_the_outline_showing_a_side_face_is_read() -> None:
     # a side face's 64 matched better there (0.61 against 0.40); the 8 matches 0.90 within 6 mm
     ("vision_blender_cube_image_edge", "frame06.jpg", 64),
 ])
-def test_a_cube_face_the_light_mask_sees_in_part_is_read_where_its_numeral_is(name: str, frame: str, misread: int) -> None:
+def test_a_cube_face_the_light_mask_sees_in_part_is_read_where_its_numeral_is(name: str, frame: str, misread: int, calibrated) -> None:
     fixture = DATA / name
     truth = json.loads((fixture / "truth.json").read_text())["frames"][frame]["reading"]["cube"]
-    cal = calibrate(CalibrationConfig(), read_image(fixture / "start.jpg"))
+    cal = calibrated(fixture / "start.jpg")
     image = read_image(fixture / frame)
     assert BoardReader(cal)(image)["cube"] == truth  # not ``misread``, as when read only at the face's centre
 
@@ -99,10 +100,10 @@ def test_a_cube_past_the_outline_stands_out_from_what_lies_around_it(base: int, 
     assert reader(image)["cube"] == truth["cube"]
 
 
-def test_no_cube_is_invented_past_the_outline_when_it_is_in_the_middle() -> None:
+def test_no_cube_is_invented_past_the_outline_when_it_is_in_the_middle(calibrated) -> None:
     truth = json.loads((CUBE / "truth.json").read_text())
     assert truth["frames"]["start.jpg"]["reading"]["cube"]["position"] == "centre"
-    cal = calibrate(CalibrationConfig(), read_image(CUBE / "start.jpg"))
+    cal = calibrated(CUBE / "start.jpg")
     assert cube_past_outline(BoardReader(cal).cfg, cal, read_image(CUBE / "start.jpg"), np.zeros((1, 1), np.uint8)) is None
 
 
@@ -115,6 +116,7 @@ def test_two_dice_touching_along_an_edge_are_both_read() -> None:
     assert sorted(d["value"] for d in reading["dice"]) == sorted(d["value"] for d in truth["dice"])
 
 
+@pytest.mark.slow  # renders and calibrates its own setups
 def test_a_cube_on_the_frame_beside_a_light_table_is_read() -> None:
     # seed 9090909, setup 13, frame 1 and seed 31415926, setup 7, frame 5: the cube on the frame, seen past
     # the outline beside a pale cloth; the cloth was the lightest grey square there, and 32 and 8 were read
@@ -263,6 +265,7 @@ def test_shade_grown_onto_a_corner_of_a_flat_die_is_no_face() -> None:
     assert 0.0 < reach < cfg.cocked_far_excess
 
 
+@pytest.mark.slow  # renders and calibrates its own setups
 def test_a_bare_corner_point_in_shade_holds_no_checker() -> None:
     # points the start position covers borrow their bare look from a point two away; in a dim corner
     # (seed 9090909, setup 11, point 12) and beside the bar (seed 8080808, setup 25, point 8) the leather
@@ -272,6 +275,7 @@ def test_a_bare_corner_point_in_shade_holds_no_checker() -> None:
         assert reader(image)["points"] == truth["points"], (base, k, frame)
 
 
+@pytest.mark.slow  # renders and calibrates its own setups
 def test_a_shade_is_taken_off_only_where_darker_and_less_on_a_point_seen_bare() -> None:
     reader, _, _ = _reader_and_frame(500, 0, 0)
     cal, cfg = reader.cal, reader.cfg
@@ -316,10 +320,10 @@ def test_a_light_square_without_a_pip_is_a_glare_not_a_die(pips: int) -> None:
     assert face_marked(cfg, raw, blob) == (pips > 0)
 
 
-def test_a_padded_warp_cuts_the_windows_a_warp_of_their_own_gives() -> None:
+def test_a_padded_warp_cuts_the_windows_a_warp_of_their_own_gives(calibrated) -> None:
     """The cube's patch is cut from the detail warp, which reaches past the canonical image: inside and past
     the board alike, the cut is the warp a window of its own gets; past the pad there is nothing to cut."""
-    cal = calibrate(CalibrationConfig(), read_image(CUBE / "start.jpg"))
+    cal = calibrated(CUBE / "start.jpg")
     fine = ReaderConfig().detail()
     pad = read.cube_pad(fine)
     warp = read.Warp(read.warp_maps(fine, cal, pad), pad)

@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def calibration() -> Calibration:
-    return calibrate(CalibrationConfig(), read_image(DATA / "start.jpg"))
+def calibration(calibrated) -> Calibration:
+    return calibrated(DATA / "start.jpg")
 
 
 @pytest.fixture(scope="module")

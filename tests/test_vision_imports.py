@@ -28,3 +28,28 @@ def test_register_adds_the_three_commands() -> None:
     for argv in (["calibrate", "x.jpg", "-o", "c.json"], ["read", "a.jpg", "b.jpg", "--calibration", "c.json"], ["dice", "d.jpg"]):
         args = parser.parse_args(argv)
         assert callable(args.func)
+
+
+def test_vision_modules_import_each_other_without_cycles() -> None:
+    """Every import of one vision module by another, at the top or inside a function, points one way."""
+    import ast
+
+    graph: dict[str, set[str]] = {}
+    for path in (ROOT / "vision").glob("*.py"):
+        tree = ast.parse(path.read_text())
+        deps = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("vision.")}
+        deps |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names if a.name.startswith("vision.")}
+        graph[f"vision.{path.stem}"] = {d for d in deps if d != f"vision.{path.stem}"}
+
+    def cycle_from(start: str, at: str, seen: tuple[str, ...]) -> tuple[str, ...] | None:
+        for nxt in sorted(graph.get(at, ())):
+            if nxt == start:
+                return seen + (nxt,)
+            if nxt not in seen:
+                found = cycle_from(start, nxt, seen + (nxt,))
+                if found:
+                    return found
+        return None
+
+    cycles = [c for m in sorted(graph) if (c := cycle_from(m, m, (m,)))]
+    assert not cycles, f"import cycles: {cycles[:3]}"

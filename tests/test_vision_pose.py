@@ -10,10 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibrate import calibrate, camera_of
+from vision.calibrate import camera_of
 from vision.config import CalibrationConfig
 from vision.pose import camera_pose, estimate_pose, focal_from_homography
-from vision.sources import read_image
 
 SIZE = (1280, 720)
 DATA = Path(__file__).parent / "data" / "vision_blender"
@@ -53,8 +52,8 @@ def test_a_camera_looking_straight_down_falls_back_on_the_prior_lens() -> None:
     assert pose.height == pytest.approx(600.0 * 985.0 / 1100.0, rel=0.02)  # the height scales with the assumed lens
 
 
-def test_the_blender_fixture_camera_is_found_within_the_estimates_errors() -> None:
+def test_the_blender_fixture_camera_is_found_within_the_estimates_errors(calibrated) -> None:
     true = json.loads((DATA / "truth.json").read_text())["camera"]
-    camera = camera_of(CalibrationConfig(), calibrate(CalibrationConfig(), read_image(DATA / "start.jpg")))
+    camera = camera_of(CalibrationConfig(), calibrated(DATA / "start.jpg"))
     assert abs(camera["tilt_deg"] - true["tilt_deg"]) < 2.0
     assert abs(camera["height_mm"] / true["height_mm"] - 1) < 0.25

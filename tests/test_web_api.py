@@ -581,9 +581,7 @@ def test_frames_pass_through_the_keeper_to_the_referee() -> None:
     assert keeper.latest_frame() is not None and keeper.latest_frame().max() == 1
 
 
-def test_the_bare_board_is_learnt_from_the_latest_frame(tmp_path: Path) -> None:
-    from vision.calibrate import calibrate
-    from vision.config import CalibrationConfig
+def test_the_bare_board_is_learnt_from_the_latest_frame(tmp_path: Path, calibrated) -> None:
     from vision.sources import read_image
 
     data = Path(__file__).parent / "data" / "vision_blender"
@@ -595,7 +593,7 @@ def test_the_bare_board_is_learnt_from_the_latest_frame(tmp_path: Path) -> None:
     try:
         status, body = call(web, "/api/calibration/empty", {}, pin=PIN)
         assert status == 409 and "start position first" in body["error"]
-        start = calibrate(CalibrationConfig(), read_image(data / "start.jpg"))
+        start = calibrated(data / "start.jpg")
         keeper.apply(start)
         status, body = call(web, "/api/calibration/empty", {}, pin=PIN)  # checkers are on the board
         assert status == 422 and "does not show the empty board" in body["error"]

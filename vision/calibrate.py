@@ -13,10 +13,8 @@
 from __future__ import annotations
 
 import itertools
-import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import cv2
@@ -33,6 +31,7 @@ from vision.board import (
     rescaled,
     to_canonical,
 )
+from vision.calibration import Calibration, load_calibration, parabola_vertex, warp_maps
 from vision.config import CalibrationConfig, ReaderConfig
 from vision.errors import (
     BoardNotFoundError,
@@ -49,77 +48,11 @@ from vision.profiles import (
     lab_image,
     sample_profiles,
 )
+from vision.read import read_board
+from vision.light import normalise_light
+from vision.points import rim_strengths
 
 Image = NDArray[np.uint8]
-FORMAT_VERSION = 1
-
-
-@dataclass(frozen=True, slots=True)
-class Calibration:
-    """Everything :func:`vision.read.read_board` needs about one installation."""
-
-    image_size: tuple[int, int]
-    lens: Lens
-    homography: NDArray[np.float64]  # undistorted image pixels -> canonical mm
-    layout: Layout
-    classes: dict[str, ColourClass]  # copper, dark, light, field, bar
-    leather: tuple[ColourClass, ...]  # per canonical point column (24, dark's numbering)
-    frame_reference: tuple[float, float, float]  # median BGR of the frame band
-    wood_lightness: float
-    background: NDArray[np.float32] | None = None  # (24, samples, 3): each point's profile when empty
-    bare_board_seen: bool = False  # the start position's points were learnt from the empty board (learn_empty_board)
-    bare_rims: NDArray[np.float32] | None = None  # (24, 5) ring strength each first-layer place shows bare (NaN: not seen bare)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "format": "bgref-calibration",
-            "version": FORMAT_VERSION,
-            "image_size": list(self.image_size),
-            "lens": {"k1": self.lens.k1, "centre": list(self.lens.centre), "norm": self.lens.norm},
-            "homography": self.homography.tolist(),
-            "layout": self.layout.to_json(),
-            "classes": {k: v.to_json() for k, v in self.classes.items()},
-            "leather": [c.to_json() for c in self.leather],
-            "frame_reference": list(self.frame_reference),
-            "wood_lightness": self.wood_lightness,
-            "background": None if self.background is None else np.round(self.background, 1).tolist(),
-            "bare_board_seen": self.bare_board_seen,
-            "bare_rims": None if self.bare_rims is None else [[None if np.isnan(v) else round(float(v), 2) for v in row] for row in self.bare_rims],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Calibration:
-        try:
-            if data.get("format") != "bgref-calibration" or data.get("version") != FORMAT_VERSION:
-                raise CalibrationError(f"not a bgref calibration (format {data.get('format')!r}, version {data.get('version')!r})")
-            lens = data["lens"]
-            return cls(
-                image_size=(int(data["image_size"][0]), int(data["image_size"][1])),
-                lens=Lens(float(lens["k1"]), (float(lens["centre"][0]), float(lens["centre"][1])), float(lens["norm"])),
-                homography=np.array(data["homography"], np.float64).reshape(3, 3),
-                layout=Layout(bool(data["layout"]["home_right"]), bool(data["layout"]["dark_bottom"])),
-                classes={k: ColourClass.from_json(v) for k, v in data["classes"].items()},
-                leather=tuple(ColourClass.from_json(v) for v in data["leather"]),
-                frame_reference=tuple(float(v) for v in data["frame_reference"]),  # type: ignore[arg-type]
-                wood_lightness=float(data["wood_lightness"]),
-                background=None if data.get("background") is None else np.array(data["background"], np.float32),
-                bare_board_seen=bool(data.get("bare_board_seen", False)),
-                bare_rims=None if data.get("bare_rims") is None else np.array(data["bare_rims"], np.float64).astype(np.float32).reshape(24, 5),
-            )
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            if isinstance(exc, CalibrationError):
-                raise
-            raise CalibrationError(f"malformed calibration: {exc!r}") from None
-
-
-def load_calibration(path: str | Path) -> Calibration:
-    try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise CalibrationError(f"cannot read calibration {str(path)!r}: {exc}") from None
-    if not isinstance(data, dict):
-        raise CalibrationError(f"not a bgref calibration: {str(path)!r}")
-    return Calibration.from_json(data)
 
 
 def parse_corners(text: str) -> NDArray[np.float64]:
@@ -294,14 +227,6 @@ def _ring_template(geo: BoardGeometry, ppm: float, cfg: CalibrationConfig) -> ND
     return ((rad >= r * cfg.rim_band[0]) & (rad <= r)).astype(np.float32)
 
 
-def parabola_vertex(left: Any, peak: Any, right: Any) -> NDArray[np.float64]:
-    """Offset (-0.5..0.5, in steps) of the top of the parabola through three neighbouring scores, element by
-    element (0 where they make no peak)."""
-    left, peak, right = (np.asarray(v, np.float64) for v in (left, peak, right))
-    curve = left - 2 * peak + right
-    return np.where(curve < 0, np.clip(0.5 * (left - right) / np.where(curve < 0, curve, -1.0), -0.5, 0.5), 0.0)
-
-
 def find_start_checkers(cfg: CalibrationConfig, lightness: NDArray[np.float32], layout: Layout) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Where each start checker of the first layer is seen on the canonical plane, and where it should be (both mm)."""
     geo, ppm = cfg.reader.geometry, cfg.reader.px_per_mm
@@ -469,8 +394,6 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     """Learn the set from the start position seen through one fit of the board, and check it with ``reader``
     (``cfg.reader`` by default): the calibration, and whether it read back as the start position exactly
     (else only nearly, see below)."""
-    from vision.read import read_board, rim_strengths  # the check reads the image back
-
     geo, rcfg = cfg.reader.geometry, cfg.reader
     h, w = image.shape[:2]
     maps = canonical_maps(lens, hom, geo, rcfg.px_per_mm)
@@ -513,8 +436,6 @@ def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) ->
 
     Raises :class:`CalibrationError` if the image is of another size, or shows checkers.
     """
-    from vision.read import normalise_light, read_board, rim_strengths
-
     rcfg, geo = cfg.reader.detail(), cfg.reader.geometry  # at the finer resolution, as calibrate() learns
     if empty is None or empty.ndim != 3 or (empty.shape[1], empty.shape[0]) != tuple(cal.image_size):
         size = "no image" if empty is None else f"{empty.shape[1]}x{empty.shape[0]}"
@@ -569,12 +490,9 @@ def looks_bare(reading: dict[str, Any], borrowed_may_differ: bool = True) -> boo
     return (not on or excused) and not any(reading["bar"].values()) and not reading["occluded"] and not reading["dice"]
 
 
-def warp_maps(cfg: ReaderConfig, cal: Calibration, pad: int = 0) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    return canonical_maps(cal.lens, cal.homography, cfg.geometry, cfg.px_per_mm, pad)
-
-
 __all__ = [
     "Calibration",
+    "parabola_vertex",
     "calibrate",
     "learn_bare_board",
     "learn_empty_board",

@@ -24,6 +24,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.dice_config import DiceConfig, count_pips
+
 MODEL_PATH = Path(__file__).with_name("dice_model.json")
 DIST_SIDE = 20  # side of the distance map fed to the model
 LIGHT_SIDE = 12  # side of the lightness map
@@ -46,8 +48,6 @@ def face_features(face: NDArray[np.uint8]) -> NDArray[np.float32]:
 
 def _pip_votes(face: NDArray[np.uint8]) -> NDArray[np.float32]:
     """The classical pip count (one-hot, 0 = unreadable) times its confidence, at a few pip sizes."""
-    from vision.dice import DiceConfig, count_pips  # the classical counter; imported late (dice imports us)
-
     votes = []
     for sigma in (0.04, 0.05, 0.07):
         value, conf, _ = count_pips(DiceConfig(pip_sigma=sigma), cv2.resize(face, (48, 48)))

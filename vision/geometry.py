@@ -2,7 +2,7 @@
 
 Canonical coordinates are millimetres on the board's plane: ``x`` along the long side
 (0 … ``BoardGeometry.width``), ``y`` across it (0 … ``depth``), origin at a corner of the
-outer frame. The numbers are the nominal ones from ``shared/board-spec.md``; calibration
+outer frame. The numbers are the nominal ones from ``docs/board-spec.md``; calibration
 maps any camera image onto this plane with a homography fitted to the board it sees, so
 only the set's proportions are assumed, and the layout (which side holds the home
 boards, where dark sits) is learned from the start position, never fixed.
@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 @dataclass(frozen=True, slots=True)
 class BoardGeometry:
-    """Nominal proportions of the set, in millimetres (shared/board-spec.md)."""
+    """Nominal proportions of the set, in millimetres (docs/board-spec.md)."""
 
     frame: float = 20.0
     half_width: float = 205.0

@@ -26,7 +26,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..core import Mode, Press
 from .guard import PinError, settings_from_form
-from .server import WebError
+from .camera_api import CameraApi
+from .request import WebError, guarded, json_body
 
 if TYPE_CHECKING:
     from .server import WebServer
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("bgref.web")
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-MAX_BODY = 16 * 1024
 KEEPALIVE_SECONDS = 15.0
 BUTTONS = ("accept", "correct", "take", "drop")
 SECURITY_HEADERS = [
@@ -69,26 +69,8 @@ def error(text: str, status: int) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
 
-async def json_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object; WebError for anything else."""
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise WebError("send JSON (Content-Type: application/json)", 415)
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise WebError("the request is too large", 413)
-    try:
-        data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise WebError("the request is not valid JSON", 400) from None
-    if not isinstance(data, dict):
-        raise WebError("the request must be a JSON object", 400)
-    return data
-
-
 def build_app(web: WebServer) -> Starlette:
     """The application serving ``web``'s page."""
-    from .camera_api import CameraApi
-
     api, camera = Api(web), CameraApi(web)
     routes = [
         Route("/", api.index),
@@ -107,12 +89,6 @@ def build_app(web: WebServer) -> Starlette:
     ]
     handlers = {WebError: _web_error, PinError: _web_error, HTTPException: _http_error, Exception: _crash}
     return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], exception_handlers=handlers)
-
-
-def guarded(web: WebServer, request: Request) -> None:
-    """Raise PinError unless the request carries the right PIN."""
-    client = request.client.host if request.client else "?"
-    web.guard.check(request.headers.get("x-pin"), client)
 
 
 class Api:

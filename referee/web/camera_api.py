@@ -8,7 +8,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .server import WebError
+from .request import WebError, guarded, json_body
 
 if TYPE_CHECKING:
     from .server import WebServer
@@ -39,7 +39,6 @@ class CameraApi:
         return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     async def calibrate(self, request: Request) -> Response:
-        from .app import guarded, json_body
         from .calibration import parse_corners
 
         body = await json_body(request)
@@ -55,8 +54,6 @@ class CameraApi:
 
     async def learn_empty(self, request: Request) -> Response:
         """POST ``/api/calibration/empty``: the calibration in use learns the bare board from the latest frame."""
-        from .app import guarded
-
         image = self._frame()
         guarded(self.web, request)
         await run_in_threadpool(_learn_empty, self.web, image)

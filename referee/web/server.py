@@ -24,20 +24,13 @@ from .analysis import Analyst, gnubg_evaluator
 from .calibration import CameraPort
 from .guard import PinGuard, make_pin
 from .live import LiveState
+from .request import WebError
 
 log = logging.getLogger("bgref.web")
 
 DeviceCheck = Callable[[], tuple[bool, str]]
 DOWNLOADABLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}\.(mat|sgf)$")
 STARTUP_SECONDS = 10.0
-
-
-class WebError(Exception):
-    """A request that cannot be carried out: ``status`` and a message for the page."""
-
-    def __init__(self, text: str, status: int = 400) -> None:
-        super().__init__(text)
-        self.status = status
 
 
 class Hub:

@@ -1,0 +1,183 @@
+"""The product's reader on the independent world's stills (benchmarks/world), per factor.
+
+For each camera setup (camera mounting, lamp, set, seating, table: drawn from a seed) the
+start position is rendered and calibrated once with ``bgref calibrate``; then stills of
+the same setup (positions, stacking styles, dice, cube typefaces, arms, noise, blur,
+JPEG drawn per still) are read with ``bgref read``.  The renderer imports nothing from
+the product; the truth is the scene description.  Prints, per factor value: whole board
+exact, per point, per die value (flat dice), flat/cocked, cube value, calibration.
+
+    python benchmarks/bench_vision_world.py [--setups 12 --stills 10 --seed 1] [--quick]
+        [--fix lens=barrel] [--hold-out typeface=FreeSerif/fill] [--docs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import docs_section  # noqa: E402
+from benchmarks.world.render import render  # noqa: E402
+from benchmarks.world.scene import FACTORS, Scene, random_scene  # noqa: E402
+
+HEADING = "## Vision on independent renders"
+MEASURES = ("exact", "points", "unsure points", "die value", "flat/cocked", "cube")
+
+
+def bgref(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "referee.cli", *args], cwd=ROOT, env=env, capture_output=True, text=True)
+
+
+def parse_kv(items: list[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = defaultdict(list)
+    for item in items:
+        k, _, v = item.partition("=")
+        if k not in FACTORS or v not in FACTORS[k]:
+            raise SystemExit(f"{item!r}: a factor=value of benchmarks.world.FACTORS (e.g. lens=barrel)")
+        out[k].append(v)
+    return out
+
+
+def score(truth: dict, read: dict | None) -> dict[str, tuple[int, int]]:
+    """(right, of) per measure for one still.  A point read as unsure (null, e.g. under an arm) is
+    counted apart: "points" is right of those read, "unsure points" the share left unread; "exact"
+    needs every point read right."""
+    if read is None:
+        read = {"points": [None] * 24, "bar": {}, "dice": [], "cube": None}
+    got = read.get("points") or [None] * 24
+    unsure = sum(b is None for b in got)
+    pts_read = sum(a == b for a, b in zip(truth["points"], got) if b is not None)
+    pts = sum(a == b for a, b in zip(truth["points"], got))
+    t_flat = Counter((d["value"], d["half"]) for d in truth["dice"] if d["flat"])
+    r_flat = Counter((d.get("value"), d.get("half")) for d in read.get("dice") or [] if d.get("flat"))
+    dv = sum((t_flat & r_flat).values())
+    t_fc = Counter(d["flat"] for d in truth["dice"])
+    r_fc = Counter(bool(d.get("flat")) for d in read.get("dice") or [])
+    fc = sum((t_fc & r_fc).values())
+    n_dice = max(len(truth["dice"]), len(read.get("dice") or []))
+    tc, rc = truth["cube"], read.get("cube")
+    cube_ok = (tc is None and rc is None) or (tc is not None and rc is not None and rc.get("value") == tc["value"] and rc.get("position") == tc["position"])
+    dice_ok = Counter((d["value"], d["flat"], d["half"]) for d in truth["dice"]) == Counter((d.get("value"), d.get("flat"), d.get("half")) for d in read.get("dice") or [])
+    exact = pts == 24 and read.get("bar") == truth["bar"] and dice_ok and cube_ok
+    out = {"exact": (int(exact), 1), "points": (pts_read, 24 - unsure), "unsure points": (unsure, 24), "die value": (dv, sum(t_flat.values())), "flat/cocked": (fc, n_dice)}
+    if tc is not None:
+        out["cube"] = (int(cube_ok), 1)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--setups", type=int, default=12)
+    ap.add_argument("--stills", type=int, default=10, help="stills per setup")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="3 setups x 4 stills (a smoke test)")
+    ap.add_argument("--fix", action="append", default=[], help="factor=value for every still")
+    ap.add_argument("--hold-out", action="append", default=[], help="factor=value never drawn")
+    ap.add_argument("--write-docs", "--docs", action="store_true", help="write the table into its section of docs/benchmarks.md")
+    ap.add_argument("--keep", type=Path, help="keep the rendered stills and readings here")
+    args = ap.parse_args()
+    if args.quick:
+        args.setups, args.stills = 3, 4
+    fixed = {k: v[0] for k, v in parse_kv(args.fix).items()}
+    hold = {k: tuple(v) for k, v in parse_kv(args.hold_out).items()}
+    tally: dict[tuple[str, str], dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    calib: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    overall: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    setups_ok = 0
+    started = time.perf_counter()
+    tmp = args.keep or Path(tempfile.mkdtemp(prefix="bench_vision_world_"))
+    for s in range(args.setups):
+        folder = tmp / f"setup{s:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        start_fix = {**fixed, "position": "start", "dice": "none", "cube": "centre", "arms": "none", "motion": "none"}
+        setup = random_scene(args.seed * 10_007 + s, start_fix, hold)
+        setup = Scene(setup.seating, setup.mounting, setup.position, setup.checkers, (), setup.cube and setup.cube.__class__(1, "centre", *[getattr(setup.cube, k) for k in ("x", "y", "z", "yaw", "typeface")]),
+                      setup.look, (), setup.factors, setup.seed)
+        cv2.imwrite(str(folder / "start.jpg"), render(setup))
+        cal = folder / "calibration.json"
+        res = bgref("calibrate", str(folder / "start.jpg"), "-o", str(cal))
+        ok = res.returncode == 0 and cal.exists()
+        setups_ok += ok
+        for k in ("turn", "side", "tilt", "height", "lens", "fill", "defocus", "lamp", "sources", "shadows", "dim", "leather", "copper", "walnut",
+                  "white_balance", "home", "dark_seat", "table"):
+            c = calib[(k, setup.factors[k])]
+            c[0] += ok; c[1] += 1
+        why = "" if ok else (res.stderr.strip().splitlines() or ["?"])[-1][:110]
+        scenes = [random_scene(args.seed * 10_007 + 1000 * (s + 1) + i, fixed, hold, setup=setup) for i in range(args.stills)]
+        paths = []
+        for i, sc in enumerate(scenes):
+            p = folder / f"still{i:02d}.jpg"
+            cv2.imwrite(str(p), render(sc), [cv2.IMWRITE_JPEG_QUALITY, 98])
+            paths.append(p)
+        reads: list[dict | None] = [None] * len(scenes)
+        if ok:
+            out = bgref("read", *map(str, paths), "--calibration", str(cal))
+            lines = [ln for ln in out.stdout.splitlines() if ln.strip().startswith("{")]
+            for i, ln in enumerate(lines[: len(scenes)]):
+                try:
+                    reads[i] = json.loads(ln)
+                except json.JSONDecodeError:
+                    pass
+        exact = 0
+        for sc, rd in zip(scenes, reads):
+            sco = score(sc.reading(), rd)
+            exact += sco["exact"][0]
+            for m, (a, b) in sco.items():
+                overall[m][0] += a; overall[m][1] += b
+                for k, v in sc.factors.items():
+                    t = tally[(k, v)][m]
+                    t[0] += a; t[1] += b
+            (folder / f"still{scenes.index(sc):02d}.json").write_text(json.dumps({"truth": sc.reading(), "read": rd, "factors": sc.factors}))
+        print(f"setup {s:2d}: calibrated {'yes' if ok else 'NO '} {why}  exact {exact}/{len(scenes)}  "
+              f"[turn {setup.factors['turn']}, side {setup.factors['side']}, lens {setup.factors['lens']}, fill {setup.factors['fill']}, lamp {setup.factors['lamp']}, dim {setup.factors['dim']}]", flush=True)
+    elapsed = time.perf_counter() - started
+
+    def pct(a: int, b: int) -> str:
+        return f"{100 * a / b:.1f}% ({a}/{b})" if b else "-"
+
+    n = args.setups * args.stills
+    lines = [f"Setups {args.setups} x stills {args.stills} = {n} stills, seed {args.seed}"
+             + (f", fixed {fixed}" if fixed else "") + (f", held out {hold}" if hold else "") + f"; {elapsed:.0f} s.", "",
+             f"Calibration: {setups_ok} of {args.setups} setups.  Overall: " + ", ".join(f"{m} {pct(*overall[m])}" for m in MEASURES), "",
+             "| factor | value | calibrated | " + " | ".join(MEASURES) + " |", "|---|---|---|" + "---|" * len(MEASURES)]
+    for name, values in FACTORS.items():
+        for v in values:
+            if (name, v) not in tally and (name, v) not in calib:
+                continue
+            t = tally.get((name, v), {})
+            c = calib.get((name, v))
+            lines.append(f"| {name} | {v} | {pct(*c) if c else '(per still)'} | " + " | ".join(pct(*t[m]) if m in t else "-" for m in MEASURES) + " |")
+    text = "\n".join(lines)
+    print(text)
+    if args.write_docs:
+        write_section(HEADING, "Written by `benchmarks/bench_vision_world.py` (renderer: `benchmarks/world`, which imports nothing from the product; "
+                      "calibrated once per camera setup with `bgref calibrate`, read with `bgref read`). "
+                      "Measures: whole board exact (points, bar, dice, cube), per point read (a point the reader calls unsure, e.g. under an arm, "
+                      "is counted under 'unsure points' instead), per flat die value, flat/cocked per die, cube value and owner. "
+                      "A setup that does not calibrate counts its stills as unread.\n\n" + text)
+    return 0
+
+
+def write_section(heading: str, body: str) -> None:
+    """Replace (or add) this run's section of docs/benchmarks.md (``benchmarks/docs_section.py``),
+    leaving the others alone; the section's name is the heading's words."""
+    title = heading.lstrip("#").strip()
+    name = "-".join("".join(c if c.isalnum() else " " for c in title.lower()).split())
+    docs_section.write_section(name, title, body, markdown=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,547 @@
+"""Dice on the board: which light blobs are dice, their top faces, pips, and whether each lies flat or is cocked."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.blobs import WhiteBlob, _opened_outline, _pixels_inside, die_footprint, white_blobs, white_mask
+from vision.calibration import Calibration
+from vision.cocked import die_look, load_cocked_model
+from vision.config import ReaderConfig
+from vision.cube import _is_cube
+from vision.geometry import half_of, surface_height
+from vision.pips import pip_sides, read_pips
+from vision.pose import Viewpoint
+from vision.profiles import lab8_image
+from vision.windows import Maps, OutlineBand, Warp, _crop, _on_canonical, _remap_window, on_long_frame, window_maps
+
+Image = NDArray[np.uint8]
+
+
+def flat_die_top(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float]) -> tuple[float, NDArray[np.float64]]:
+    """How a flat die standing at ``centre`` (canonical mm) shows its top: the edge it is seen with (mm,
+    larger for standing nearer the camera) and its parallax, the top's shift from the base (mm vector)."""
+    geo = cfg.geometry
+    base = surface_height(geo, centre)
+    return geo.die_edge * float(view.scale(base + geo.die_edge)), view.lift(np.asarray(centre), base, base + geo.die_edge)
+
+
+def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[float, float] | None = None) -> bool:
+    """Whether a die lies flat by its outline (``centre`` in canonical mm, the blob's own by default);
+    :func:`tipped_past_square` is the test once its pips have placed its top.
+
+    Cocked when either holds:
+
+    - its bright top is foreshortened: narrower than a flat die's top can look (``tipped_min_side``)
+      yet full length (``tipped_min_long``), as a face turned away from the camera is;
+    - its footprint reaches farther along one of its sides than a flat die's can, by more than
+      ``cocked_excess``. A flat die's footprint is its top face (seen a little larger for standing
+      nearer the camera) plus the side faces parallax shows on the camera's side, as wide as ``view``
+      sees the top shifted from the base. Thin spurs (a copper highlight the closing bridged to the
+      die) are trimmed off first, and a footprint that is no clean rectangle (``cocked_min_fill``) is
+      never taken for a cocked die's.
+
+    With one camera a die tipped toward the camera by about the viewing angle shows a square top and
+    no extra side, so its outline is a flat die's (its pips tell it: :func:`tipped_past_square`); the
+    rules are set to rather miss a cocked die than call a flat one cocked."""
+    ppm = cfg.px_per_mm
+    if blob.narrow(cfg):
+        return False  # its light top face is too narrow for a flat die's: tilted
+    footprint = blob.grown or blob
+    opened = _opened_outline(cfg, footprint.contour, cfg.footprint_open)
+    outline = footprint.contour if opened is None else opened
+    (_, (w, h), _) = cv2.minAreaRect(outline)
+    if cv2.contourArea(outline) < cfg.cocked_min_fill * w * h:
+        return True  # no clean rectangle: a copper highlight fused to a flat die, not a side face
+    points = outline.reshape(-1, 2) / ppm
+    top, lift = flat_die_top(cfg, view, blob.centre if centre is None else centre)
+    a = np.deg2rad(blob.angle)  # the light blob's turn: mostly the top face's
+    excess = -np.inf
+    for axis in (np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])):
+        along = points @ axis
+        excess = max(excess, float(along.max() - along.min()) - top - abs(float(lift @ axis)))
+    return excess <= cfg.cocked_excess
+
+
+def flat_die_outline(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
+                     centre: tuple[float, float]) -> NDArray[np.float64]:
+    """The corners (8, 2; mm of the footprint's pixels) of the top and base of a flat die standing at ``centre``
+    (canonical mm) whose top is centred at ``top_at`` (pixels) and turned as ``footprint``: the top seen larger
+    and shifted by parallax, the base toward the camera's foot. Their hull is all a flat die can show."""
+    top, lift = flat_die_top(cfg, view, centre)
+    t = np.deg2rad(cv2.minAreaRect(footprint.contour)[2])
+    axes = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64) @ axes / 2
+    at = np.asarray(top_at, np.float64) / cfg.px_per_mm
+    return np.vstack([at + corners * top, at - lift + corners * cfg.geometry.die_edge])
+
+
+def past_flat_die(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
+                  centre: tuple[float, float]) -> float:
+    """How far (mm, the area spread over a die's edge) a die's ``footprint`` reaches past the outline a
+    flat die standing at ``centre`` (canonical mm) would have if its top face were centred at ``top_at``
+    (pixels of the footprint's contour): the hull of its top, seen larger and shifted by parallax, and
+    its base, toward the camera's foot. A flat die never shows a face beyond its top's far side; a die
+    tipped away from the camera does, even when its top still looks square."""
+    ppm = cfg.px_per_mm
+    opened = _opened_outline(cfg, footprint.contour, cfg.footprint_open)
+    outline = footprint.contour if opened is None else opened
+    (_, (w, h), _) = cv2.minAreaRect(outline)
+    if cv2.contourArea(outline) < cfg.cocked_min_fill * w * h:
+        return 0.0  # no clean rectangle: a copper highlight fused to a flat die, not a side face
+    points = outline.reshape(-1, 2) / ppm
+    hull = flat_die_outline(cfg, footprint, top_at, view, centre)
+    # spread over an edge: a face beyond the top lies along a whole side, shade or copper grown onto a
+    # flat die's footprint at a corner does not
+    fine = 4.0  # pixels per mm of the drawing
+    lo = np.minimum(points.min(axis=0), hull.min(axis=0)) - 1.0
+    size = np.ceil((np.maximum(points.max(axis=0), hull.max(axis=0)) + 1.0 - lo) * fine).astype(int)
+    seen = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(seen, [np.round((points - lo) * fine).astype(np.int32)], 1)
+    cv2.fillConvexPoly(seen, np.round((cv2.convexHull(hull.astype(np.float32)).reshape(-1, 2) - lo) * fine).astype(np.int32), 0)
+    return float(np.count_nonzero(seen)) / fine**2 / cfg.geometry.die_edge
+
+
+def past_side_faces(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
+                    centre: tuple[float, float]) -> float:
+    """How far (mm) the die's own colour reaches past its top face (centred at ``top_at``, pixels) beyond the
+    side faces a flat die standing at ``centre`` (canonical mm) can show on that side.
+
+    A side face is the top's material in less light: the top's chromaticity, at a share of its brightness,
+    even where it is too dim for the white test that grew the footprint. Parallax shows a flat die's side
+    faces only on the camera's side, and no wider than ``view`` lifts its top; a cocked die shows the face
+    it was tipped up by on any side, 5-8 mm wide. The reach on each side is the run of strips (parallel to
+    that side, across the middle 60% of it) whose median sample passes, counted out from the top's edge.
+    """
+    ppm = cfg.px_per_mm
+    top, lift = flat_die_top(cfg, view, centre)
+    t = np.deg2rad(cv2.minAreaRect(footprint.contour)[2])
+    u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+    at = np.asarray(top_at, np.float64)
+    inner = np.linspace(-0.35, 0.35, 8) * top
+    grid = at + (u * inner[:, None, None] + v * inner[None, :, None]) * ppm  # (8, 8, 2) pixels
+    steps = np.arange(cfg.side_face_step, cfg.side_face_reach + cfg.side_face_beyond + 1e-9, cfg.side_face_step)
+    across = np.linspace(-0.3, 0.3, 9) * top
+    normals = np.array([u, -u, v, -v])
+    tangents = normals[:, ::-1] * np.array([-1.0, 1.0])
+    strips = at + ((top / 2 + steps)[None, :, None, None] * normals[:, None, None, :]
+                   + across[None, None, :, None] * tangents[:, None, None, :]) * ppm  # (4, steps, 9, 2)
+    where = np.concatenate([grid.reshape(-1, 2), strips.reshape(-1, 2)]).astype(np.float32)
+    bgr = cv2.remap(raw, where[:, 0], where[:, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3).astype(np.float32) + 1.0
+    face = np.median(bgr[:grid.shape[0] * grid.shape[1]], axis=0)
+    side = bgr[grid.shape[0] * grid.shape[1]:].reshape(4, len(steps), len(across), 3)
+    brightness = side.sum(axis=3)
+    chroma_gap = np.median(np.abs(side / brightness[..., None] - face / face.sum()).sum(axis=3), axis=2)  # (4, steps)
+    alike = (chroma_gap < cfg.side_face_chromaticity) & (np.median(brightness, axis=2) > cfg.side_face_min_brightness * face.sum())
+    face_steps = int(np.sum(steps <= cfg.side_face_reach + 1e-9))
+    run = np.where(alike[:, :face_steps].all(axis=1), face_steps, np.argmin(alike[:, :face_steps], axis=1))
+    reach = np.where(run > 0, steps[np.maximum(run - 1, 0)], 0.0)
+    # past any side face the board shows: where it is nearly the die's colour, or as grey and light as a side
+    # face anywhere there (a cool lamp greys the leather), that side says nothing
+    board_gap = np.median(chroma_gap[:, face_steps:], axis=1)
+    telling = ~alike[:, face_steps:].any(axis=1) & (board_gap >= cfg.side_face_board_gap)
+    allowed = np.maximum(0.0, -(normals @ lift))  # a flat die's side faces show opposite its top's lift
+    return float(np.where(telling, reach - allowed, 0.0).max())
+
+
+class TopFace(NamedTuple):
+    """The face-sized rectangle of a die's footprint whose pips best fit a die face."""
+
+    value: int | None
+    confidence: float
+    margin: float  # how much better the best layout fits than the next (see vision.pips.read_pips)
+    centre: tuple[float, float]  # pixels of the footprint's contour
+
+
+# the pips read on a die's face crops, by the crop's (centre, size): a die's reads try many crops twice or more
+PipReads = dict[tuple[tuple[float, float], tuple[float, float]], tuple[int | None, float, float]]
+
+
+def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: bool, away: NDArray[np.float64],
+                  reads: PipReads | None = None) -> TopFace:
+    """The face-sized rectangle in a die's footprint whose pips best fit a die face, and which is its top.
+
+    Under a tilted camera a flat die's side faces show beside its top, light and with pips of their
+    own, and a cocked die's footprint is its foreshortened top and a side face; so the rectangle
+    slides over the footprint instead of trusting its centre. A flat die's face is the nominal
+    square; a cocked die's is foreshortened along either side of the footprint.
+
+    Every side face the camera sees faces it, so lies between the top and the camera's foot: when a
+    rectangle farther from the foot (``away``, the unit direction from it to the die on the canonical
+    plane) by ``top_face_apart`` reads another value (adjacent faces never share one) nearly as well
+    (``top_face_share`` of the best fit), that is the top. A die tipped away from the camera shows its
+    raised side face as large as its top, and that face's pips may fit better.
+
+    ``reads``, if given, keeps the pips read on every crop (of this ``raw`` and footprint) for the next call.
+    """
+    (cx, cy), (w, h), ang = cv2.minAreaRect(footprint.contour)
+    reads = {} if reads is None else reads
+    edge = cfg.geometry.die_edge * cfg.px_per_mm
+    faces = [(edge, edge)] + ([] if flat else [f for c in cfg.cocked_face_shares for f in ((edge, edge * c), (edge * c, edge))])
+    theta = np.deg2rad(ang)
+    axes = (np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)]))
+    step = cfg.face_search_step * cfg.px_per_mm
+    best, best_at = TopFace(None, 0.0, -np.inf, (cx, cy)), 0.0
+    read: list[tuple[float, TopFace]] = []  # how far from the camera's foot (mm, from the footprint's centre), and what
+    for face in faces:
+        size = (face[0] * cfg.pips.face_share, face[1] * cfg.pips.face_share)
+        offsets = [np.linspace(-s, s, 2 * int(np.ceil(s / step)) + 1) if s > 0 else np.zeros(1)
+                   for s in ((w - face[0]) / 2, (h - face[1]) / 2)]
+        for a in offsets[0]:
+            for b in offsets[1]:
+                shift = a * axes[0] + b * axes[1]
+                centre = (float(cx + shift[0]), float(cy + shift[1]))
+                if (centre, size) not in reads:
+                    # a foreshortened crop showing more pips than it read straddles a cocked die's top and side face;
+                    # square crops are not judged so: over a cocked die the rules call flat, the side face a square
+                    # crop takes in is what later tells the die is cocked
+                    reads[centre, size] = read_pips(_crop(raw, centre, size, ang, cfg.die_crop_px), cfg.pips, alone=face != (edge, edge))
+                value, conf, margin = reads[centre, size]
+                found, at = TopFace(value, conf, margin, centre), float(shift @ away) / cfg.px_per_mm
+                read.append((at, found))
+                if margin > best.margin:
+                    best, best_at = found, at
+    if best.value is None:
+        return best
+    beyond = [f for d, f in read if d >= best_at + cfg.top_face_apart and f.value not in (None, best.value)
+              and f.margin >= cfg.top_face_share * best.margin]
+    return max(beyond, key=lambda f: f.margin, default=best)
+
+
+def pip_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace) -> float | None:
+    """Short over long side of the square the corner pips of a top face read on the nominal square make
+    (faces 4, 5 and 6; None for the others or when a corner pip is not seen). A flat die's top lies parallel
+    to the board and is seen square on the canonical image, whatever the camera's height; a cocked die's
+    is foreshortened along its tilt, unless it is tipped toward the camera by about the viewing angle."""
+    if face.value is None:
+        return None
+    side = cfg.geometry.die_edge * cfg.px_per_mm * cfg.pips.face_share
+    angle = cv2.minAreaRect(footprint.contour)[2]
+    sides = pip_sides(_crop(raw, face.centre, (side, side), angle, cfg.die_crop_px), face.value, cfg.pips)
+    return None if sides is None else min(sides) / max(sides)
+
+
+def face_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
+                     centre: tuple[float, float], on_board: bool) -> bool:
+    """Whether a face shows past the top a square face reads (``face``): beyond that top (:func:`past_flat_die`);
+    or, on the board (``on_board``: past the outline the table lies beyond a die), a face of its own colour too
+    dim for the white test, past its top where a flat die's cannot show (:func:`past_side_faces`)."""
+    if past_flat_die(cfg, footprint, face.centre, view, centre) > cfg.cocked_far_excess:
+        return True
+    return on_board and past_side_faces(cfg, raw, footprint, face.centre, view, centre) > cfg.cocked_side_excess
+
+
+def tipped_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
+                       centre: tuple[float, float], on_board: bool, away: NDArray[np.float64],
+                       reads: PipReads | None = None) -> bool:
+    """Whether a die whose top a square face reads (``face``) is cocked all the same: a face shows past that
+    top (:func:`face_past_square`), or the top's corner pips make no square (:func:`pip_square`), measured
+    where a foreshortened read puts the top when they are not all on the square's place (a tipped top's
+    pips lie to one side of where its side face and top, taken for one square, put them)."""
+    if face_past_square(cfg, raw, footprint, face, view, centre, on_board):
+        return True
+    aspect = pip_square(cfg, raw, footprint, face)
+    if aspect is None and face.value in (4, 5, 6):
+        tipped = read_top_face(cfg, raw, footprint, False, away, reads)
+        aspect = pip_square(cfg, raw, footprint, tipped._replace(value=face.value))
+    return aspect is not None and aspect < cfg.tipped_pip_aspect
+
+
+def cocked_look(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
+                centre: tuple[float, float], away: NDArray[np.float64]) -> tuple[NDArray[np.uint8], float]:
+    """What :mod:`vision.cocked` judges of a die whose top a square face reads (``face``): its look around the
+    footprint, with the outline a flat die there would show, and how far (mm) parallax lifts a flat die's top there."""
+    (cx, cy), _, _ = cv2.minAreaRect(footprint.contour)
+    outline = flat_die_outline(cfg, footprint, face.centre, view, centre) * cfg.px_per_mm
+    return die_look(raw, (cx, cy), away, cfg.px_per_mm, outline), float(np.linalg.norm(flat_die_top(cfg, view, centre)[1]))
+
+
+def cocked_probability(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, square: TopFace, view: Viewpoint,
+                       centre: tuple[float, float], away: NDArray[np.float64]) -> float | None:
+    """How sure the network of :mod:`vision.cocked` is that the die is cocked (``square``: its top as a square face
+    reads it, which places the flat outline); None when no model ships."""
+    model = load_cocked_model()
+    return None if model is None else model.cocked(*cocked_look(cfg, raw, footprint, square, view, centre, away))
+
+
+def same_face(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], a: TopFace, b: TopFace) -> bool:
+    """Whether two face reads of the die at ``centre`` (canonical mm) lie too near to be two of its faces: seen
+    from above, two faces' centres lie at least half an edge apart, whatever the die's tilt (two faces that face
+    up have unit normals whose difference has a horizontal part of at least one), less the parallax of the half
+    edge their heights may differ by."""
+    edge, lift = flat_die_top(cfg, view, centre)
+    apart = float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1])) / cfg.px_per_mm
+    return apart < (edge - float(np.linalg.norm(lift))) / 2
+
+
+def tipped_read_stands(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], square: TopFace, tipped: TopFace,
+                       surely_cocked: bool = False) -> bool:
+    """Whether a cocked die's foreshortened read (``tipped``) replaces its square read. Another value read too
+    near the square's to be another face (see :func:`same_face`) is that face misplaced (a crop centred on a 2's
+    corner pip reads a 1), so the square's value stands, unless it is the less sure of the two reads; or, when the
+    die is ``surely_cocked`` (the network's word against rules that saw a flat die), as sure: the square's crop
+    then straddles the top and a side face, whose pips together may read as another face."""
+    if tipped.value is None:
+        return False
+    surer = tipped.confidence >= square.confidence if surely_cocked else tipped.confidence > square.confidence
+    return tipped.value == square.value or not same_face(cfg, view, centre, square, tipped) or surer
+
+
+def one_is_a_pip(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], face: TopFace, reads: PipReads,
+                 away: NDArray[np.float64]) -> TopFace:
+    """The top of the die at ``centre`` (canonical mm) read as ``face``, unless that is a 1 and one of its crops'
+    ``reads`` of more pips fits nearly as well (``one_pip_share``) and either lies too near it to be another face
+    (see :func:`same_face`) or lies farther from the camera's foot (``away``: the unit direction from it to the die).
+    A crop centred on any one pip of a face reads a 1, with the face's other pips cut off; and of a cocked die's two
+    faces the farther is its top, as :func:`read_top_face` holds, however little farther it lies when the nearer
+    reads only a 1."""
+    if face.value != 1:
+        return face
+    rivals = [TopFace(v, c, m, at) for (at, _), (v, c, m) in reads.items() if v not in (None, 1) and m >= cfg.one_pip_share * face.margin]
+    def farther(f: TopFace) -> bool:
+        return float((np.asarray(f.centre) - np.asarray(face.centre)) @ away) > 0.0
+    return max((f for f in rivals if farther(f) or same_face(cfg, view, centre, face, f)), key=lambda f: f.margin, default=face)
+
+
+def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
+             at: tuple[float, float] | None = None) -> dict[str, Any]:
+    """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped):
+    flat or cocked by the outline and pip rules, then by :mod:`vision.cocked`'s network where it is sure.
+    ``at`` is the blob's centre in canonical mm when ``raw`` is another window than the canonical image."""
+    footprint = blob.grown or blob
+    centre = blob.centre if at is None else at
+    away = np.asarray(centre, np.float64) - np.asarray(view.nadir, np.float64)
+    away /= max(float(np.linalg.norm(away)), 1e-9)  # from the camera's foot toward the die
+    flat = is_flat(cfg, blob, view, centre)
+    reads: PipReads = {}
+    face = read_top_face(cfg, raw, footprint, flat, away, reads)
+
+    def as_cocked(square: TopFace, surely_cocked: bool = False) -> TopFace:
+        """The top of a die found cocked after a square read: the foreshortened read, if it stands."""
+        tipped = read_top_face(cfg, raw, footprint, False, away, reads)
+        return tipped if tipped_read_stands(cfg, view, centre, square, tipped, surely_cocked) else square
+    if not flat and not blob.narrow(cfg):
+        # its outline reaches past a flat die's; but if the top's pips make a square and no face shows
+        # beyond where they put the top, the outline measured shade or a lift misjudged by the camera's height
+        square = read_top_face(cfg, raw, footprint, True, away, reads)
+        aspect = pip_square(cfg, raw, footprint, square)
+        if aspect is not None and aspect >= cfg.square_pip_aspect and not face_past_square(cfg, raw, footprint, square, view, centre, at is None):
+            face, flat = square, True
+    if flat and face.value is None:
+        # a light blob no square face reads, but a foreshortened one does surely: a cocked die whose side face
+        # is lit like its top, the two taken for one square. A blob that is no clean rectangle may be the light
+        # between two copper rims, whose dark leather reads as pips: its pips must fit as well as a die's do
+        tipped = read_top_face(cfg, raw, footprint, False, away, reads)
+        clean = blob.fill >= cfg.unread_min_fill
+        if tipped.confidence >= cfg.tipped_retry_confidence and (clean or tipped.margin >= cfg.unclean_tipped_margin):
+            face, flat = tipped, False
+    elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None, away, reads):
+        flat = False
+        face = as_cocked(face)  # the top may be foreshortened, or lie past a side face
+    # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
+    # foreshortened read then stands against a square read as sure); sure it is flat, rules that saw a cocked one
+    if cfg.cocked_net_sure <= 1.0:  # (above 1: never asked)
+        square = face if flat else read_top_face(cfg, raw, footprint, True, away, reads)
+        cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
+        if cocked is not None and flat and cocked >= cfg.cocked_net_sure:
+            flat = False
+            face = as_cocked(face, surely_cocked=True)
+        elif cocked is not None and not flat and cocked <= cfg.flat_net_sure:
+            face, flat = square, True
+    face = one_is_a_pip(cfg, view, centre, face, reads, away)
+    value, conf = face.value, face.confidence
+    return {
+        "value": value,
+        "flat": bool(flat),
+        "half": half_of(cfg.geometry, cal.layout, centre),
+        "confidence": round(conf, 3),
+        "xy_mm": [round(centre[0], 1), round(centre[1], 1)],
+    }
+
+
+def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, bands: list[OutlineBand],
+                      cube: dict[str, Any] | None, fine: FineLook | None = None,
+                      gains: NDArray[np.float32] | None = None) -> list[dict[str, Any]]:
+    """Dice on the frame of a long side, read in the strips past the outline: a die there stands the frame's
+    height over the board and is seen shifted outwards, cut by the canonical image's edge. A blob there counts
+    by the tests a die on the board passes (:func:`counts_as_die`), and only with its pips read: past the outline
+    lies the table; its colour is judged lit as the board's nearest edge is (``gains``, see :func:`lit_as_board`).
+    With a ``fine`` look, their pips are read at ``detail_px_per_mm``."""
+    geo = cfg.geometry
+    dice = []
+    for b, band in enumerate(bands):
+        for blob in band.blobs:
+            if not blob.die_like(cfg):
+                continue
+            seen = _on_canonical(cfg, band, blob)
+            lit = blob if gains is None else lit_as_board(cfg, blob, seen.centre, gains)
+            clean, grey = blob.fill >= cfg.unread_min_fill, greyer_than_dice(cfg, cal, lit)
+            if not counts_as_die(cfg, clean, grey, narrow=blob.narrow(cfg)):
+                continue  # as on the board: a grey table beyond the frame makes such blobs
+            if not on_long_frame(cfg, seen.centre):
+                continue  # on the playing surface: the canonical image holds it whole
+            if _is_cube(cfg, cube, seen.centre):
+                continue
+            # where it stands: its top is seen, and a die there rests on the frame
+            y = float(view.unproject(seen.centre, geo.frame_height + geo.die_edge)[1])
+            if min(abs(y - geo.frame / 2), abs(y - (geo.depth - geo.frame / 2))) > geo.frame / 2 + cfg.frame_die_slack:
+                continue  # its base lies on neither long frame
+            if fine is not None:
+                window, scaled, _ = detail_window(cfg, fine, blob, (0.0, band.y0), None if fine.bands is None else Warp(fine.bands[b][1]))
+                die = read_die(fine.cfg, cal, window, scaled, view, at=seen.centre)
+            else:
+                die = read_die(cfg, cal, band.image, blob, view, at=seen.centre)
+            if die["value"] is not None and counts_as_die(cfg, clean, grey, die):  # a light patch of table has no pips
+                dice.append(die)
+    return dice
+
+
+def lit_as_board(cfg: ReaderConfig, blob: WhiteBlob, centre: tuple[float, float], gains: NDArray[np.float32]) -> WhiteBlob:
+    """A blob past the outline (at ``centre``, canonical mm) with its median lightness as the board's light
+    normalisation leaves the board's nearest pixel (``gains``: the canonical image's), for :func:`greyer_than_dice`:
+    the strips are cut from the camera image as it is (their own tests are relative to the strip, so need no
+    lighting), and a lamp's falloff toward the board's edge darkens a die there below the cube's white."""
+    h, w = gains.shape[:2]
+    gain = gains[min(max(int(centre[1] * cfg.px_per_mm), 0), h - 1), min(max(int(centre[0] * cfg.px_per_mm), 0), w - 1)]
+    grey = np.array([[(blob.lightness, 128.0, 128.0)]], np.float32).clip(0, 255).astype(np.uint8)
+    lit = cv2.multiply(cv2.cvtColor(grey, cv2.COLOR_LAB2BGR), np.full(grey.shape, gain, np.float32), dtype=cv2.CV_8U)
+    return replace(blob, lightness=float(cv2.cvtColor(lit, cv2.COLOR_BGR2LAB)[0, 0, 0]))
+
+
+class FineLook(NamedTuple):
+    """What reading dice at ``detail_px_per_mm`` needs of a frame: the reader's configuration at that
+    resolution, the calibration, the camera image, the canonical image's light gains and local background,
+    and, if made, the canonical image's and the outline strips' warps at that resolution."""
+
+    cfg: ReaderConfig
+    cal: Calibration
+    image: Image
+    gains: NDArray[np.float32]
+    base: NDArray[np.float32]
+    maps: Warp | None = None
+    bands: list[tuple[float, Maps]] | None = None
+
+
+def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, blobs: list[WhiteBlob],
+              strips: list[OutlineBand], cube: dict[str, Any] | None, fine: FineLook | None = None,
+              gains: NDArray[np.float32] | None = None) -> list[dict[str, Any]]:
+    """Every die-like light blob that is not the cube, read; those on a long side's frame in the strips past
+    the outline, where they are seen whole (the canonical image cuts them). A blob that is no clean square
+    (``unread_min_fill``, at the coarse look or the fine one) counts as a die only if its pips are read surely
+    (``unclean_min_confidence``): a square die nobody can read is still reported, so the referee can ask for a
+    look, but bright arcs on a copper rim, with dark gaps that may pass for pips, are not; nor is such a blob
+    mostly greyer than the cube's white (``unclean_max_dimming``), as the walnut between two rims is under a cool
+    lamp; a square so grey is a die only if its pips are read as surely. With a ``fine`` look, each die is found again and
+    read at ``detail_px_per_mm`` (see :func:`die_in_detail`). ``gains``: the canonical image's light gains, which
+    light the blobs past the outline as the board's are (see :func:`lit_as_board`)."""
+    geo = cfg.geometry
+    dice = []
+    for blob in blobs:
+        if not blob.die_like(cfg):
+            continue
+        if half_of(geo, cal.layout, blob.centre) == "off" and (on_long_frame(cfg, blob.centre) or _is_cube(cfg, cube, blob.centre)):
+            continue
+        if not face_marked(cfg, raw, blob):
+            continue  # a lamp's glare on the varnish: light and square enough, but no pip on it
+        grey = greyer_than_dice(cfg, cal, blob)
+        window, seen = die_in_detail(cfg, fine, blob) if fine is not None else (raw, blob)
+        # clean only if square at both looks: the fine one sees a rim's curve that the coarse one rounds off
+        clean = min(blob.fill, seen.fill) >= cfg.unread_min_fill
+        if not counts_as_die(cfg, clean, grey, narrow=blob.narrow(cfg)):
+            continue
+        die = read_die(cfg if fine is None else fine.cfg, cal, window, seen, view)
+        if counts_as_die(cfg, clean, grey, die):
+            dice.append(die)
+    return dice + dice_past_outline(cfg, cal, view, strips, cube, fine, gains)
+
+
+def greyer_than_dice(cfg: ReaderConfig, cal: Calibration, blob: WhiteBlob) -> bool:
+    """Whether a light blob is mostly ``unclean_max_dimming`` or more below the cube's white (see :func:`counts_as_die`)."""
+    return blob.lightness < cal.classes["white"].mean[0] - cfg.unclean_max_dimming
+
+
+def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any] | None = None, narrow: bool = False) -> bool:
+    """Whether a die-like light blob counts as a die (see :func:`find_dice`), by whether it is a ``clean`` square,
+    whether it is ``grey`` (mostly ``unclean_max_dimming`` below the cube's white), whether it is ``narrow`` (see
+    :meth:`WhiteBlob.narrow`) and its read ``die`` (None: whether to read it at all)."""
+    if narrow and not clean:
+        return False  # a foreshortened top is a clean rectangle; the bright arcs of two stacked checkers' rims are not
+    if not clean and grey:
+        return False  # no clean square, and mostly greyer than the cube's white: the wood between two rims, lit by a cool lamp
+    if die is None:
+        return True
+    # no sure pips on a blob that is no clean square: a copper rim's highlight; on one mostly grey: rims' highlights
+    # round a gap of lit walnut, or a cool lamp's glare on the walnut between two points, whose leather edges pass
+    # for a 6's columns
+    unsure = die["value"] is None or die["confidence"] < cfg.unclean_min_confidence
+    return not (unsure and (grey or not clean))
+
+
+def detail_window(cfg: ReaderConfig, fine: FineLook, blob: WhiteBlob, origin_mm: tuple[float, float] = (0.0, 0.0),
+                  warp: Warp | None = None) -> tuple[Image, WhiteBlob, tuple[int, int]]:
+    """A die's light blob (pixels at ``px_per_mm`` of a top-down view whose corner is ``origin_mm``: the
+    canonical image or an outline strip) seen at ``detail_px_per_mm``: the window around it of the camera
+    image, wide enough for its side faces, cut from ``warp`` (that view's, at the finer resolution) or
+    warped alone; the blob scaled to the window's pixels; and the window's corner in the view's finer pixels."""
+    k = fine.cfg.px_per_mm / cfg.px_per_mm
+    x, y, w, h = cv2.boundingRect((blob.grown or blob).contour)
+    margin = (cfg.side_face_reach + cfg.side_face_beyond + cfg.geometry.die_edge / 2) * fine.cfg.px_per_mm
+    x0, y0 = max(0, int(x * k - margin)), max(0, int(y * k - margin))
+    x1, y1 = int((x + w) * k + margin) + 1, int((y + h) * k + margin) + 1
+    cut = None
+    if warp is not None:
+        x1, y1 = min(warp.view_size[0], x1), min(warp.view_size[1], y1)
+        cut = warp.cut(x0, y0, x1 - x0, y1 - y0)
+    if cut is not None:
+        window = _remap_window(fine.image, cut)
+    else:
+        ppm = fine.cfg.px_per_mm
+        corner = (origin_mm[0] + x0 / ppm, origin_mm[1] + y0 / ppm)
+        window = _remap_window(fine.image, window_maps(fine.cfg, fine.cal, corner, ((x1 - x0) / ppm, (y1 - y0) / ppm)))
+
+    def moved(b: WhiteBlob) -> WhiteBlob:  # pixel centres: (i + 0.5) / ppm mm at either resolution
+        return replace(b, contour=np.round((b.contour + 0.5) * k - 0.5 - np.array([x0, y0])).astype(np.int32))
+    return window, replace(moved(blob), grown=None if blob.grown is None else moved(blob.grown)), (x0, y0)
+
+
+def die_in_detail(cfg: ReaderConfig, fine: FineLook, blob: WhiteBlob) -> tuple[Image, WhiteBlob]:
+    """A die's light blob on the canonical image found again at ``detail_px_per_mm``: on its window of the
+    camera image (see :func:`detail_window`), lit as the canonical image is, the white test, the blob and its
+    footprint are redone, so its outline (which tells a cocked die) is as fine as its pips. Returns the window
+    and the blob in its pixels (centre in canonical mm); the coarse blob scaled when the finer look finds none
+    there."""
+    detail, cal = fine.cfg, fine.cal
+    window, scaled, (x0, y0) = detail_window(cfg, fine, blob, warp=fine.maps)
+    k = detail.px_per_mm / cfg.px_per_mm
+    h, w = window.shape[:2]
+    xs = ((np.arange(w, dtype=np.float32) + x0 + 0.5) / k - 0.5)[None, :].repeat(h, 0)
+    ys = ((np.arange(h, dtype=np.float32) + y0 + 0.5) / k - 0.5)[:, None].repeat(w, 1)
+    gains = cv2.remap(fine.gains, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    base = cv2.remap(fine.base, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lab = lab8_image(cv2.multiply(window, gains, dtype=cv2.CV_8U))
+    bright, _ = white_mask(detail, cal, lab, base=base)
+    origin = np.array([x0, y0]) / detail.px_per_mm  # the window's corner, canonical mm
+    near = [(float(np.hypot(*(np.asarray(b.centre) + origin - blob.centre))), b) for b in white_blobs(detail, cal, lab, bright)]
+    near = [(d, b) for d, b in near if d < cfg.geometry.die_edge / 2 and b.die_like(detail)]
+    if not near:
+        return window, scaled
+    found = die_footprint(detail, lab, base, min(near, key=lambda t: t[0])[1])
+
+    def placed(b: WhiteBlob) -> WhiteBlob:
+        return replace(b, centre=(b.centre[0] + origin[0], b.centre[1] + origin[1]))
+    return window, replace(placed(found), grown=None if found.grown is None else placed(found.grown))
+
+
+def face_marked(cfg: ReaderConfig, raw: Image, blob: WhiteBlob) -> bool:
+    """Whether the light blob shows dark marks: every face of a die has a pip, so its lightness spreads
+    (``die_min_face_std``); the lamp's glare on the varnished field or bar is as light and plain."""
+    inside = _pixels_inside(raw, (blob.grown or blob).contour)
+    if inside is None or len(inside) == 0:
+        return True
+    lightness = cv2.cvtColor(inside.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB)[..., 0]
+    return float(lightness.astype(np.float32).std()) >= cfg.die_min_face_std
