@@ -38,11 +38,14 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--seed", type=int, default=77)
     ap.add_argument("--cnn", type=Path, help="read with this model file instead of the shipped one")
+    ap.add_argument("--guard", help="the die-or-not guard model file instead of the shipped one ('none': without)")
     ap.add_argument("--save", type=Path, help="write the scenes with their detections to this folder")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if args.cnn:
         vision.dice.load_cnn = partial(load_cnn, args.cnn)
+    if args.guard:
+        vision.dice.load_die_guard = (lambda: None) if args.guard == "none" else partial(load_cnn.__wrapped__, Path(args.guard))
     _, held = cube_faces.split_families()
     right = total = phantoms = 0
     times = []
