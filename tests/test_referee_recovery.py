@@ -97,8 +97,11 @@ def test_roll_seen_only_after_the_checkers_moved():
 
 def test_dice_picked_up_before_they_were_seen():
     t = light_to_roll()
-    out = t.see(t.after((24, 18), (13, 10)))
-    assert out.events[0] == Roll(1, (6, 3)) and kinds(out) == ["Roll", "Move"]
+    played = t.after((24, 18), (13, 10))
+    out = t.see(played)
+    assert out.events == ()  # no die seen: dice unseen, or moving before rolling; the next reading tells
+    out = t.see(played, die(4, DARK), die(2, DARK))  # Ann rolls: Bob's turn was over
+    assert out.events[0] == Roll(1, (6, 3)) and kinds(out) == ["Roll", "Move", "Roll"]
     assert "the dice were not seen" in out.notes[0].text
     assert "look_needed" in signals(out)  # the play is the only evidence: the players are asked to look
 
