@@ -32,8 +32,8 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="fewer drawn scenes and faces (a smoke test)")
     args = ap.parse_args()
     runs = [["bench_dice_photos.py", "--photos", "test"],
-            ["bench_dice_phantoms.py", "--n", "30" if args.quick else "100"],
-            ["bench_cube_faces.py", "--n", "40" if args.quick else "300"]]
+            ["bench_dice_phantoms.py", "--n", "10" if args.quick else "40"],
+            ["bench_cube_faces.py", "--n", "20" if args.quick else "100"]]
     with docs_section.recorded("dice-cube-learned", "Dice and cube (learned)", enabled=args.docs):
         for run in runs:
             print(f"$ benchmarks/{' '.join(run)}", flush=True)

@@ -1,6 +1,6 @@
 """Train the cube-face reader ``vision/cube_cnn.onnx`` from a seed, and judge it on held-out typefaces.
 
-    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python -m benchmarks.train_cube --seed 1 [--train 24000] [--negatives 4000] [--epochs 5] [--out vision/cube_cnn.onnx]
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python -m benchmarks.train_cube --seed 1 [--train 24000] [--negatives 4000] [--epochs 6] [--out vision/cube_cnn.onnx]
     .venv/bin/python -m benchmarks.train_cube --judge vision/cube_cnn.onnx    # held-out typefaces only
 
 Needs the ``train`` extra (torch, onnx, Pillow). The crops are drawn by ``benchmarks/cube_faces.py``
@@ -135,7 +135,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--train", type=int, default=24000, help="crops drawn for training")
     ap.add_argument("--val", type=int, default=2000, help="crops drawn for validation (training typefaces)")
-    ap.add_argument("--epochs", type=int, default=5)
+    ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--negatives", type=int, default=4000, help="extra 'no cube face' crops (die faces, blank squares, wood)")
     ap.add_argument("--held", type=int, default=600, help="crops per held-out typeface")
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "cube_cnn.onnx")

@@ -25,10 +25,13 @@ INPUT_SIDE = 40
 
 def cube_input(crop: NDArray[np.uint8]) -> NDArray[np.float32]:
     """(INPUT_SIDE, INPUT_SIDE) input of a square BGR (or grey) crop of any size: lightness relative
-    to the crop's own (the face's ivory and the ink's darkness vary with lamp and set)."""
+    to the face's own, 0 at its ivory and -1 at its ink (the middle's lightest and darkest), so that a
+    faint numeral on a face beside dark wood keeps its contrast."""
     grey = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     small = cv2.resize(grey, (INPUT_SIDE, INPUT_SIDE), interpolation=cv2.INTER_AREA).astype(np.float32)
-    return (small - small.mean()) / (small.std() + 8.0)
+    m = INPUT_SIDE // 4
+    lo, hi = np.percentile(small[m:-m, m:-m], (3, 97))
+    return np.clip((small - hi) / max(float(hi - lo), 12.0), -3.0, 1.5).astype(np.float32)
 
 
 class CubeReader:
