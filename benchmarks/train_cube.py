@@ -36,7 +36,7 @@ def _chunk(args: tuple[int, int, int, tuple[str, ...], bool]) -> tuple[np.ndarra
     seed, start, n, families, negatives = args
     rng = np.random.default_rng([seed, start])
     xs, ys = [], []
-    for i in range(n):
+    for _ in range(n):
         label = 0 if negatives else int(rng.integers(7))
         xs.append(cube_input(cube_faces.draw_crop(rng, label, list(families))))
         ys.append(label)

@@ -15,7 +15,6 @@ from vision import BoardReader, CalibrationConfig, calibrate
 from vision.config import ReaderConfig
 from vision.geometry import START_POINTS, BoardGeometry, surface_height
 from vision.pose import Viewpoint
-import vision.cube as cube
 import vision.read as read
 from vision.read import WhiteBlob, _borrowed_shade, _face_mask, _read_numeral, _square_centre, board_window, cube_past_outline, face_marked, face_square, past_flat_die
 from vision.render import DIE_CLEARANCE, random_scene, random_setup, render
