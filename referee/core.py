@@ -1067,16 +1067,14 @@ def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[i
     return None
 
 
-def _amend_roll(ref: Referee, roll: tuple[int, int], after: Position | tuple[tuple[int, ...], tuple[int, ...]], text: str,
-                inferred: bool = False) -> tuple[Referee, Outcome]:
+def _amend_roll(ref: Referee, roll: tuple[int, int], after: Position | tuple[tuple[int, ...], tuple[int, ...]], text: str) -> tuple[Referee, Outcome]:
     """Withdraw the roll recorded this turn, record ``roll`` instead, and commit the play (legal with it)."""
     assert ref.before_roll is not None
     mover = ref.game.turn
     event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
     amended = replace(ref, match=apply_to_match(ref.before_roll, event))
     new, out = _judge_seen_after(amended, after)
-    said = Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1, inferred=(event,) if inferred else ())
-    return new, _merge(said, out)
+    return new, _merge(Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1), out)
 
 
 def _opponent_rolled(ref: Referee, seen: Seen) -> bool:
