@@ -390,13 +390,14 @@ def _mend_opponent(ref: Referee, board: Board) -> Board:
         return board
     mine, theirs = board.sides(g.turn)
     expected = g.position.opponent
-    mended, hits, on_bar = list(theirs), 0, theirs[24] - expected[24]
+    mended = list(theirs)
+    gone = [i for i in range(24) if expected[i] == 1 and theirs[i] == 0]
+    stood = [i for i in gone if mine[23 - i]]  # hit where the hitter now stands
+    # hit by a checker that moved on: as many more as the bar shows, nearest the mover's start first
+    passed = [i for i in sorted(set(gone) - set(stood), reverse=True)][: max(0, theirs[24] - expected[24] - len(stood))]
+    hits = len(stood) + len(passed)
     for i in range(24):
-        if theirs[i] == expected[i]:
-            continue
-        if expected[i] == 1 and theirs[i] == 0 and (mine[23 - i] or hits < on_bar):
-            hits += 1  # hit (and the hitter stayed, or moved on): gone to the bar
-        elif not mine[23 - i]:
+        if theirs[i] != expected[i] and i not in stood and i not in passed and not mine[23 - i]:
             mended[i] = expected[i]
     mended[24] = expected[24] + hits
     if tuple(mended) == theirs:
