@@ -261,6 +261,8 @@ def run_watch(args: argparse.Namespace) -> int:
         devices.signals.setup_needed(True)
         with lock:
             current().tell(Note(SETUP_TEXT, "warning"))
+            if web is not None:
+                web.live.refresh()  # on the page from the start, not only after the first reading
     pipeline.service = target
     pipeline.on_bare_board = lambda learnt: _use_bare_board(learnt, web, pipeline, calibration_path)
     buttons = Buttons(target.handle, current, lock, web.guard if web is not None else None)

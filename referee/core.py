@@ -781,8 +781,9 @@ def _last_play_read_again(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] |
     if roll is None:
         return None
     name = ref.settings.players[mover]
+    events: tuple[Event, ...] = ()
     if roll == g.dice:
-        base, retracted, events = rolled, 1, ()
+        base, retracted = rolled, 1
     else:
         event: Event = Roll(mover, roll) if ref.plays > 1 else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
         base, retracted, events = apply_to_match(before_roll, event), 2, (event,)

@@ -90,3 +90,18 @@ def test_service_runs_in_the_state_directory_with_lgpio_pipes_there() -> None:
     assert "StateDirectory=bgref" in unit and "RestartPreventExitStatus=2" in unit
     example = (ROOT / "hardware" / "config.example.toml").read_text()
     assert '# leds = "pico"' in example  # the line the installer turns on for --leds spi
+
+
+def test_cli_runs_on_an_opencv_without_utils_logging(monkeypatch) -> None:
+    """Raspberry Pi OS's (Debian's) OpenCV 4.6 has no cv2.utils.logging: `bgref calibrate` crashed there."""
+    import types
+
+    import cv2
+
+    from vision.cli import _quiet_opencv
+
+    levels = []
+    monkeypatch.setattr(cv2, "utils", types.SimpleNamespace(), raising=False)
+    monkeypatch.setattr(cv2, "setLogLevel", levels.append, raising=False)
+    _quiet_opencv()
+    assert levels == [2]
