@@ -201,7 +201,6 @@ CALL_KINDS = (
     "roll_before_pickup",  # rolled before the opponent picked up their dice: void
     "please_look",  # the camera is unsure: the players are asked to look, nobody is called for a foul
     "seating",  # the plays fit the players in each other's seats
-    "illegal_cube",  # the cube turned when it may not be
 )
 
 
@@ -959,8 +958,8 @@ def _cube_action(ref: Referee, seen: Seen, player: int) -> tuple[Referee, Outcom
         try:
             match = apply_to_match(ref.match, Double(player))
         except EventRefused as exc:
-            text = f"the cube cannot be turned: {exc}"
-            return ref, _say(Note(text, "illegal"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("illegal_cube", player, (text,))])
+            # a cube misread looks just like it (seen on independent footage): ask for a look, call no foul
+            return ref, _look(player, f"the cube cannot be turned: {exc}: please look")
         ref = replace(ref, match=match)
         return ref, _say(
             Note(f"{ref.settings.players[player]} doubles to {g.cube * 2}: take (roll on) or drop (button)"),
