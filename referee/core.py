@@ -271,6 +271,7 @@ class Referee:
     unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
     moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
     cocked_seen: tuple[SeenDie, ...] = ()  # a roll read with a die cocked, waiting for the next reading to confirm it
+    hidden_since: bool = False  # a hand hid the board since: dice read with no place may have been rolled again
     last_turn: tuple[Match, Match, bool] | None = None  # the last legal play's match before its roll, after it, roll inferred?
 
     @property
@@ -320,7 +321,7 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     if isinstance(seen, Press):
         return _press(ref, seen)
     if seen.occluded:
-        return ref, Outcome()  # a hand or cup hides part of the board: wait
+        return replace(ref, hidden_since=bool(ref.cocked_seen)), Outcome()  # a hand or cup hides part of the board: wait
     if ref.stage in (Stage.PLAYING, Stage.ILLEGAL, Stage.SEATING):
         ref, fitted, out = _reconciled(ref, seen)
         if fitted is None:
@@ -667,9 +668,11 @@ def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]
     where they lay, now read flat, were flat (a misreading: no call, the roll stands); anything else (the die
     still cocked, the dice picked up or rolled again) confirms it.  Also says whether the die is still cocked
     (then the reading has no more to tell)."""
-    pending, ref = ref.cocked_seen, replace(ref, cocked_seen=())
+    pending, hidden, ref = ref.cocked_seen, ref.hidden_since, replace(ref, cocked_seen=(), hidden_since=False)
     player, name = ref.game.turn, ref.settings.players[ref.game.turn]
     same = len(seen.dice) == len(pending) and all(any(_same_die(a, b) for b in seen.dice) for a in pending)
+    if hidden and any(d.xy is None for d in pending + seen.dice):
+        same = False  # picked up under the hand and rolled again, maybe to the same numbers: nothing tells
     if same and all(d.flat for d in seen.dice):
         return ref, Outcome(), False
     why = "a die is cocked"
