@@ -131,7 +131,9 @@ def _command() -> str:
 def _commit() -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
+        # changes to this file itself (an earlier run's section) do not make a run's code differ
+        mine = f":(exclude){DOCS.relative_to(ROOT)}"
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", mine], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "an unknown commit (no git)"
     return f"commit {head}" + (" with uncommitted changes" if dirty else "")

@@ -375,12 +375,14 @@ def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tup
             continue
         action = _action(entry.item, state, ends_game=_only_wins_follow(items, k))
         moves += isinstance(action, Move)
-        if isinstance(action, Move):
-            _check_syntax(action.play, source, entry.number, number, moves)
         step = _advance(state, action, source, entry.number, number, max(moves, 1))
-        action = _canonical(action, step)
+        if isinstance(action, Move) and step.reasons:
+            _check_syntax(action.play, source, entry.number, number, moves)  # illegal, or damaged?
+        canonical = _canonical(action, step)
+        if canonical is not action:
+            action, step = canonical, replace(step, action=canonical)
         actions.append(action)
-        steps.append(replace(step, action=action))
+        steps.append(step)
         lines.append(entry.number)
         state = step.after
     said: tuple[str, ...] = ()
@@ -434,7 +436,8 @@ def _advance(state: flow.Game, action: Action, source: str, line: int, game: int
 
 def _canonical(action: Action, step: Step) -> Action:
     if isinstance(action, Move) and step.play is not None:
-        return replace(action, play=str(step.play))
+        text = str(step.play)
+        return action if text == action.play else replace(action, play=text)
     return action
 
 

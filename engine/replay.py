@@ -191,18 +191,18 @@ def _move_step(state: flow.Game, action: Move, move: int) -> Step:
 
 def _as_made_step(state: flow.Game, action: Move, move: int) -> Step:
     try:
-        after = movement_after(state.position, action.play)
-    except PlayError:
-        after = None
-    if after is not None:
+        after = _follow(state.position, action.play)
+    except PlayError as exc:
+        after = str(exc)
+    if isinstance(after, Position):
         made = flow.apply(state, flow.Move(action.player, after, accept_illegal=True))
         assert made.last_verdict is not None
         reasons = tuple(r.text for r in made.last_verdict.reasons) or (f"{action.play!r} is not a play of the roll",)
         return Step(action, move, state, made, None, reasons)
     try:
         reasons = unacceptable_reasons(state.position, action.dice, action.play)
-    except PlayError as exc:
-        reasons = (str(exc),)
+    except PlayError:
+        reasons = (after,)  # written backwards, or not moves at all
     warning = f"the board cannot follow {action.play!r}: it is left as it was before the play"
     return Step(action, move, state, _turn_passed(state), None, reasons, (warning,))
 
@@ -249,16 +249,22 @@ def movement_after(position: Position, text: str) -> Position | None:
     view): a checker landing on a blot hits it.  None when the board cannot
     follow them (a checker from where the player has none, onto a point the
     opponent holds).  Raises :class:`PlayError` on text that is not moves."""
+    after = _follow(position, text)
+    return after if isinstance(after, Position) else None
+
+
+def _follow(position: Position, text: str) -> Position | str:
+    """The position after written moves, or why the board cannot follow them."""
     mine, theirs = list(position.on_roll), list(position.opponent)
     mine_off = position.off()[0]
     for src, dst, landed, count in read_movement(text):
         for _ in range(count):
             if src == 0:
                 if mine_off <= 0:
-                    return None
+                    return f"{text!r} brings back a checker the player has not borne off"
                 mine_off -= 1
             elif mine[src - 1] <= 0:
-                return None
+                return f"{text!r} moves a checker from a point where the player has none"
             else:
                 mine[src - 1] -= 1
             if dst:
@@ -271,8 +277,8 @@ def movement_after(position: Position, text: str) -> Position | None:
                     theirs[24] += 1
     try:
         return Position(tuple(mine), tuple(theirs))
-    except PositionError:
-        return None
+    except PositionError as exc:
+        return f"{text!r} leads to an impossible position ({str(exc).rpartition(': ')[2]})"
 
 
 def unacceptable_reasons(position: Position, dice: tuple[int, int], text: str) -> tuple[str, ...]:

@@ -40,6 +40,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--value", type=int, default=1, help="cube value 1..64")
     p.add_argument("--owner", choices=("dark", "light"), default=None, help="cube owner (default centred)")
     p.add_argument("--home", choices=("right", "left"), default="right", help="home boards on dark's right/left")
+    p.add_argument("--dark-edge", choices=("start", "end"), default="start",
+                   help="dark sits at the strip's start edge (pixels 0-12) or its end edge (pixels 23-35)")
     p.add_argument("--json", action="store_true", help="print the LED state as JSON")
     p.add_argument("--port", default=None, help="controller port (default: find USB 2E8A:0005)")
     p.add_argument("--hold", type=float, default=3.0, help="seconds to keep a real board showing the signal")
@@ -77,14 +79,14 @@ def apply_signal(signals: Signals, args: argparse.Namespace) -> None:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    board = SimulatedBoard(Layout(args.home))
+    board = SimulatedBoard(Layout(args.home, args.dark_edge))
     apply_signal(Signals(board, lambda: 0.0), args)
     print(json.dumps(state_dict(board.current), indent=1) if args.json else board.text())
     return 0
 
 
 def _real(args: argparse.Namespace) -> int:
-    controller = LedController(SerialConnector(args.port), time.monotonic, Layout(args.home), report=_say)
+    controller = LedController(SerialConnector(args.port), time.monotonic, Layout(args.home, args.dark_edge), report=_say)
     signals = Signals(controller, time.monotonic)
     apply_signal(signals, args)
     try:

@@ -76,11 +76,12 @@ def render_text(state: LedState, layout: Layout = Layout()) -> str:
     order = layout.order
     top, bottom = order[35:22:-1], order[0:13]
     rail = order[13:23]
+    far, near = ("light's edge ", "dark's edge  ") if layout.dark_edge == "start" else ("dark's edge  ", "light's edge ")
     lines = [
-        "light's edge " + _row(top, lambda n: n, state),
+        far + _row(top, lambda n: n, state),
         "             " + _row(top, None, state),
         "             " + _row(bottom, None, state),
-        "dark's edge  " + _row(bottom, lambda n: n, state),
+        near + _row(bottom, lambda n: n, state),
         "rail         " + "  ".join("%s=%s" % (_short(n), cell(state[n])) for n in rail),
         "legend: R red, G green, B blue, A amber, W white; ! fast blink, ~ slow blink, "
         "2 double flash, 3 triple flash, no mark = steady",

@@ -94,10 +94,12 @@ fi
 
 step "virtual environment that sees apt's picamera2, numpy and OpenCV"
 run python3 -m venv --system-site-packages "$VENV"
+# an older install may hold pip's numpy 2 or an OpenCV wheel (issue 47): out with them; pip leaves apt's alone
+run "$VENV/bin/pip" uninstall -y numpy opencv-python opencv-python-headless opencv-contrib-python
 # pip may add pure-Python packages only: numpy is pinned to apt's, OpenCV wheels are refused
 apt_numpy=$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || echo "1.24.2")
 run sh -c "echo 'numpy==$apt_numpy' > '$PREFIX/constraints-apt.txt'"
-run "$VENV/bin/pip" install --no-deps -c "$PREFIX/constraints-apt.txt" "$PREFIX"
+run "$VENV/bin/pip" install --no-deps --force-reinstall -c "$PREFIX/constraints-apt.txt" "$PREFIX"
 run "$VENV/bin/pip" install -c "$PREFIX/constraints-apt.txt" "starlette>=0.37" "uvicorn>=0.29" mpremote
 # the check that would have caught issue 47: numpy and cv2 must be apt's, and picamera2 must import
 run "$VENV/bin/python" -c "

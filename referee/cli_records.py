@@ -29,7 +29,12 @@ from engine.sgf import read_sgf_replay, write_sgf
 
 def register(subparsers: Any) -> None:
     """Add the record subcommands to the `bgref` parser."""
-    check = subparsers.add_parser("check-match", help="replay match files and report illegal plays")
+    check = subparsers.add_parser(
+        "check-match",
+        help="replay match files and report illegal plays",
+        epilog="exit status: 0 all read and legal; 1 an illegal play or a damaged file (the message names the line); "
+        "3 a file's last game has no result (cut short, or still in play). See docs/records.md.",
+    )
     check.add_argument("--json", action="store_true", help="one JSON line per file")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.set_defaults(func=check_match)

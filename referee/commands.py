@@ -227,7 +227,7 @@ def run_watch(args: argparse.Namespace) -> int:
         print(f"bgref watch: {exc}", file=sys.stderr)
         return 2
     cal = saved_calibration(calibration_path)
-    settings = settings_from(options)
+    settings = settings_from(options, Seating.from_layout(cal.layout).dark_right if cal is not None else "home")
     folder = Path(options.get("match_dir") or default_match_dir())
     service = RefereeService(settings, folder, None)
     if service.resumed_message():
@@ -261,6 +261,8 @@ def run_watch(args: argparse.Namespace) -> int:
         devices.signals.setup_needed(True)
         with lock:
             current().tell(Note(SETUP_TEXT, "warning"))
+            if web is not None:
+                web.live.refresh()  # on the page from the start, not only after the first reading
     pipeline.service = target
     pipeline.on_bare_board = lambda learnt: _use_bare_board(learnt, web, pipeline, calibration_path)
     buttons = Buttons(target.handle, current, lock, web.guard if web is not None else None)

@@ -98,6 +98,7 @@ class SeenDie:
     flat: bool
     half: str  # home, outer, off
     confidence: float | None = None  # of the reading (None: given as a fact, e.g. a scripted reading)
+    xy: tuple[float, float] | None = None  # where it lies on the board (mm), when the reading says
 
     @property
     def sure(self) -> bool:
@@ -123,8 +124,13 @@ class Seen:
 
     @classmethod
     def from_reading(cls, reading: Mapping[str, Any]) -> Seen:
+        # a die's confidence: its own field, or the reading's "confidence": {"dice": [...]} (vision's form)
+        sure = list((reading.get("confidence") or {}).get("dice") or [])
+        where = list((reading.get("image") or {}).get("dice_mm") or [])
         dice = tuple(
-            SeenDie(d.get("value"), bool(d.get("flat", True)), str(d.get("half", "off")), _confidence(d)) for d in reading.get("dice") or ()
+            SeenDie(d.get("value"), bool(d.get("flat", True)), str(d.get("half", "off")),
+                    _number(d.get("confidence", sure[i] if i < len(sure) else None)), _xy(where[i] if i < len(where) else None))
+            for i, d in enumerate(reading.get("dice") or ())
         )
         cube = reading.get("cube") or None
         unsure = frozenset(
@@ -146,12 +152,14 @@ class Seen:
         )
 
 
+def _xy(value: Any) -> tuple[float, float] | None:
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(_number(v) is not None for v in value):
+        return (float(value[0]), float(value[1]))
+    return None
+
+
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
-def _confidence(die: Mapping[str, Any]) -> float | None:
-    return _number(die.get("confidence"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +271,9 @@ class Referee:
     swap_play: Position | None = None  # the first play as the other player made it, while the seating is in doubt
     unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
     moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
+    cocked_seen: tuple[SeenDie, ...] = ()  # a roll read with a die cocked, waiting for the next reading to confirm it
+    moved_fits: bool = False  # ``moved_unrolled`` is a whole play of some roll (not a checker nudged or misread)
+    last_turn: tuple[Match, Match, bool] | None = None  # the last legal play's match before its roll, after it, roll inferred?
 
     @property
     def game(self) -> Game:
@@ -330,7 +341,7 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
 # --- what can physically have happened ---------------------------------------------------
 
 UNSURE_RUN = 3  # impossible readings in a row before the players are asked to look
-NEAR = 2  # checkers a reading may be off by and still be taken for the board the rules allow
+NEAR = 1  # checkers a reading may be off by and still be taken for the board the rules allow
 
 
 def _distance(a: Board, b: Board) -> int:
@@ -378,7 +389,8 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     if _possible(ref, seen):
         return replace(ref, unsure_run=0), seen, Outcome()
     g = ref.game
-    allowed = _allowed_boards(ref)
+    # Waiting on the players to show a roll, the game may have moved on beyond what the referee follows.
+    allowed = _allowed_boards(ref) if ref.asked_board is None else []
     near = sorted((_distance(b, seen.board), i) for i, b in enumerate(allowed))
     near = [(d, i) for d, i in near if d <= NEAR]
     if near and (len(near) == 1 or near[0][0] < near[1][0]):
@@ -386,7 +398,8 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     ref = replace(ref, unsure_run=ref.unsure_run + 1)
     if ref.unsure_run != UNSURE_RUN:
         return ref, None, Outcome()
-    wrong = sorted(i + 1 for i, (a, b) in enumerate(zip(allowed[0].points, seen.board.points)) if a != b)
+    standing = Board.from_position(g.position, g.turn)
+    wrong = sorted(i + 1 for i, (a, b) in enumerate(zip(standing.points, seen.board.points)) if a != b)
     where = f" at {', '.join(map(str, wrong))}" if wrong else ""
     text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
     return ref, None, _look(g.turn, text, tuple(wrong))
@@ -572,13 +585,29 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         if seen.dice:
             return ref, Outcome()  # the last roller has not picked up yet
         ref = replace(ref, dice_on_board=False)
+    if ref.cocked_seen:
+        ref, confirmed, still = _cocked_confirmed(ref, seen)
+        if still:
+            return ref, confirmed
+        if confirmed.calls:
+            ref, more = _await_roll(ref, seen)  # what the reading shows besides: a new roll, the dice picked up
+            return ref, _merge(confirmed, more)
     if not _same_checkers(ref, seen) or (ref.dice_read and _rolled_by(ref, seen, 1 - player)):
         # The checkers moved, or the opponent rolls after a die of this turn was read: no roll is recorded yet.
+        reread = _last_play_read_again(ref, seen)
+        if reread is not None:
+            return reread
         return _moved_before_roll(ref, seen)
     cube = _cube_action(ref, seen, player)
     if cube is not None:
         return cube
-    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None)
+    put_back = ref.moved_unrolled is not None and ref.moved_fits
+    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None, moved_fits=False)
+    if put_back:
+        # a whole play made with no dice down, then put back before any roll: moved before rolling
+        text = f"{ref.settings.players[player]} moved checkers before rolling (put back)"
+        ref, more = _await_roll(ref, seen)
+        return ref, _merge(_say(Note(text, "warning"), calls=[Call("moved_before_roll", player, (text,))]), more)
     if not seen.dice:
         return replace(ref, dice_read=()), Outcome()  # picked up to roll again: what was read is void
     if len(seen.dice) > 2 and {d.half for d in seen.dice} >= {"home", "outer"}:
@@ -589,12 +618,35 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         name = ref.settings.players[player]
         if kind == "please_look":
             return replace(ref, dice_read=_readable(seen.dice, ref.settings.right_half(player))), _look(player, f"{name}'s roll: {why}: please look")
+        if kind == "cocked":
+            return replace(ref, dice_read=(), cocked_seen=seen.dice), Outcome()  # called when the next reading confirms it
         return replace(ref, dice_read=()), _reroll(player, f"{name}: roll again: {why}", Call(kind, who, (why,)))
     if len(seen.dice) < 2:
         return replace(ref, dice_read=_readable(seen.dice, ref.settings.right_half(player))), Outcome()
     d1, d2 = seen.dice[0].value, seen.dice[1].value
     assert d1 is not None and d2 is not None  # _roll_problem asks for a look at unreadable dice
     return _record_roll(ref, (d1, d2), "")
+
+
+def _same_die(a: SeenDie, b: SeenDie) -> bool:
+    near = a.xy is None or b.xy is None or abs(a.xy[0] - b.xy[0]) + abs(a.xy[1] - b.xy[1]) < 8.0
+    return a.value == b.value and a.half == b.half and near
+
+
+def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]:
+    """A die read cocked is called on the next reading, once the camera has seen it twice: the same dice lying
+    where they lay, now read flat, were flat (a misreading: no call, the roll stands); anything else (the die
+    still cocked, the dice picked up or rolled again) confirms it.  Also says whether the die is still cocked
+    (then the reading has no more to tell)."""
+    pending, ref = ref.cocked_seen, replace(ref, cocked_seen=())
+    player, name = ref.game.turn, ref.settings.players[ref.game.turn]
+    same = len(seen.dice) == len(pending) and all(any(_same_die(a, b) for b in seen.dice) for a in pending)
+    if same and all(d.flat for d in seen.dice):
+        return ref, Outcome(), False
+    why = "a die is cocked"
+    if same:
+        return ref, _reroll(player, f"{name}: roll again: {why}", Call("cocked", player, (why,))), True
+    return ref, _say(Note(f"{name}: roll again: {why} (rolled again already)", "warning"), calls=[Call("cocked", player, (why,))]), False
 
 
 def _record_roll(ref: Referee, dice: tuple[int, int], how: str) -> tuple[Referee, Outcome]:
@@ -640,6 +692,9 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     """
     player = ref.game.turn
     names = ref.settings.players
+    went_on = _play_went_on(ref, seen)
+    if went_on is not None:
+        return went_on
     if ref.moved_early:
         text = f"{names[player]}'s checkers moved before {names[1 - player]}'s turn ended: put them back, then roll"
         return ref, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("moved_before_roll", player, (text,))])
@@ -659,18 +714,86 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     strict = ref.settings.mode is Mode.TOURNAMENT
     if not (mine or theirs or known or rolls):
         # no sign of a roll, and no play: a misreading, checkers straightened, or a move before rolling
-        return replace(ref, moved_unrolled=seen.board), Outcome()
+        return replace(ref, moved_unrolled=seen.board, moved_fits=False), Outcome()
     if mine:  # the dice are still down: the play may not be finished
         if len(rolls) == 1 and not strict:
             return ref, Outcome()
         return ref, _ask_roll(ref, known, rolls, dice_down=True)
     if len(rolls) != 1 or strict:
         return replace(ref, asked_board=seen.board, asked_rolls=tuple(rolls)), _ask_roll(ref, known, rolls, dice_down=False)
+    if not seen.dice and not known and ref.moved_unrolled != seen.board:
+        # A play of one roll, and no die seen: the dice went unseen, or the roller is moving before rolling.
+        # The next reading tells: the dice landing on it, the checkers put back, or the turn going on.
+        return replace(ref, moved_unrolled=seen.board, moved_fits=True), Outcome()
     ref, out = _taken_from_play(ref, seen, Roll(player, rolls[0]), known)
     if seen.dice and ref.stage is Stage.PLAYING:
         ref, more = _await_roll(ref, seen)  # the opponent has rolled already
         out = _merge(out, more)
     return ref, out
+
+
+def _last_play_read_again(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """Before anything of the next turn is seen, the last play read differently, as another legal play of its
+    roll (or, when that roll was taken from the play, of exactly one roll): the first reading after the dice
+    were picked up was wrong, or the checkers were straightened.  The play is withdrawn and recorded as now
+    read, with a look asked; the game is followed from there."""
+    if ref.last_turn is None or seen.dice or ref.dice_read or ref.plays == 0 or ref.settings.mode is Mode.TOURNAMENT:
+        return None
+    before_roll, rolled, inferred = ref.last_turn
+    g = rolled.game
+    assert g is not None
+    if g.dice is None:
+        return None
+    mover = g.turn
+    rolls = [g.dice] if not inferred else [r for r in ROLLS if not (ref.plays == 1 and r[0] == r[1])]
+    fits = [r for r in rolls if judge(g.position, r, seen.board.sides(mover)).legal]
+    roll = fits[0] if len(fits) == 1 else _likeliest(fits) if g.dice not in fits else g.dice
+    if roll is None:
+        return None
+    name = ref.settings.players[mover]
+    events: tuple[Event, ...] = ()
+    if roll == g.dice:
+        base, retracted = rolled, 1
+    else:
+        event: Event = Roll(mover, roll) if ref.plays > 1 else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
+        base, retracted, events = apply_to_match(before_roll, event), 2, (event,)
+    again = replace(ref, match=base, plays=ref.plays - 1, before_roll=before_roll, rolls_read=() if inferred else (roll,))
+    new, out = _judge_seen_after(again, seen.board.sides(mover))
+    text = f"{name}'s play read again before {ref.settings.players[1 - mover]}'s turn began: taken as read now"
+    said = Outcome(events=events, notes=(Note(text, "warning"),), retracted=retracted, inferred=events if inferred else (),
+                   calls=(Call("please_look", mover, (text,)),))
+    return new, _merge(said, out)
+
+
+def _likeliest(rolls: Iterable[tuple[int, int]]) -> tuple[int, int] | None:
+    """The one roll likelier than the others (a non-double is twice as likely as a double), if there is one."""
+    weighed = sorted(((1 if a == b else 2), (a, b)) for a, b in rolls)
+    if not weighed or (len(weighed) > 1 and weighed[-1][0] == weighed[-2][0]):
+        return None
+    return weighed[-1][1]
+
+
+def _play_went_on(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """Asked to show a roll the play left open, the players played on instead: the opponent's checkers now
+    stand one play further.  The roll is taken as the likeliest of those the play fitted (when one is likelier:
+    3-1 before 1-1), marked as taken from the play with a look asked; the opponent's turn is then followed
+    as usual.  The alternative, waiting for ever, would lose the rest of the game."""
+    board, player = ref.asked_board, ref.game.turn
+    if board is None or seen.dice or seen.board == board or ref.settings.mode is Mode.TOURNAMENT:
+        return None
+    roll = _likeliest(ref.asked_rolls)
+    if roll is None:
+        return None
+    try:
+        if not _one_play_away(board.position(1 - player), seen.board.sides(1 - player)):
+            return None
+    except PositionError:
+        return None
+    ref, out = _taken_from_play(ref, replace(seen, board=board, dice=()), Roll(player, roll), ())
+    if ref.stage is not Stage.PLAYING or ref.game.phase is not Phase.ROLL:
+        return ref, out
+    ref, more = _await_roll(ref, seen)
+    return ref, _merge(out, more)
 
 
 def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_play: bool) -> tuple[Referee, Outcome]:
@@ -1165,8 +1288,9 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
     player = move.player
     ref_games = ref.match.games_played
     match = apply_to_match(ref.match, move)
+    last = (ref.before_roll, ref.match, not ref.rolls_read) if ref.before_roll is not None and not move.accept_illegal else None
     ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
-                  plays=ref.plays + 1, before_roll=None, rolls_read=())
+                  plays=ref.plays + 1, before_roll=None, rolls_read=(), moved_unrolled=None, moved_fits=False, cocked_seen=(), last_turn=last)
     moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
     signals = [] if ref.settings.mode is Mode.RECORD else [Signal(SignalKind.PLAY_ACCEPTED, (moved,))]
     notes = [Note(text)]

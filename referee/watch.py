@@ -89,10 +89,15 @@ class Devices:
 
     def service(self) -> None:
         """One round of LED I/O and animation (call every frame and while waiting)."""
+        fault = False
         if self.controller is not None:
             self.controller.service()
+            fault = self.controller.problem is not None
         if self.strip is not None:
             self.strip.service()
+            fault = self.strip.problem is not None
+        if fault != self.signals.scene.controller_fault:
+            self.signals.controller_fault(fault)  # the status LED blinks red while the LEDs cannot be driven
         self.signals.tick()
 
     def check(self) -> tuple[bool, str]:

@@ -173,3 +173,18 @@ def test_a_play_onto_a_held_point_is_listed_as_illegal_and_the_board_left_as_it_
     )
     assert f"bgref check-match: warning: {held}: line 22, game 1, move 8: " in err
     assert f"bgref check-match: {held}: game 1, move 8: illegal play '13/12 13/7'" in err
+
+
+@pytest.mark.parametrize("keep", range(16, 27))
+def test_a_real_file_cut_at_any_line_exits_3_until_its_game_has_ended(capsys, tmp_path, keep):
+    # galaxy-game1.mat: game 1 starts on line 16; mglough drops on line 25, so a
+    # cut from line 25 on still holds a finished game (exit 0), before it none (3).
+    cut = tmp_path / "cut.mat"
+    cut.write_text("".join(Path(GALAXY).read_text(encoding="utf-8").splitlines(keepends=True)[:keep]), encoding="utf-8")
+    code, out, err = run(capsys, "check-match", "--json", str(cut))
+    (report,) = reports(out)
+    assert report["illegal"] == [] and "error" not in report
+    if keep >= 25:
+        assert code == 0 and report["finished"] and err == ""
+    else:
+        assert code == 3 and not report["finished"] and "game 1 has no result" in err

@@ -13,6 +13,8 @@ import itertools
 import re
 from pathlib import Path
 
+import pytest
+
 from engine.mat import read_mat, write_mat
 from engine.record import Resign
 from engine.replay import MatchReplay
@@ -84,10 +86,12 @@ def test_every_game_score_adds_up_from_the_results_before_it():
             expected[before.result.winner] += before.result.points
             assert tuple(expected) == after.score, path.name
 
+@pytest.mark.slow  # every real match written and read back
 def test_mat_reader_writer_reader_round_trip_on_every_shared_match():
     for path, done in corpus().items():
         assert read_mat(write_mat(done.match), str(path)) == done.match, path.name
 
+@pytest.mark.slow  # every real match written and read back
 def test_sgf_writer_reader_round_trip_on_every_shared_match():
     for path, done in corpus().items():
         assert read_sgf(write_sgf(done.match), str(path)) == done.match, path.name

@@ -41,6 +41,8 @@ from referee import gnubg_link
 
 PLAYER = {"X": 0, "O": 1}  # gnubg.match() names the first-listed player X
 
+pytestmark = pytest.mark.slow  # GNU Backgammon replays every real match
+
 
 @pytest.fixture(scope="module")
 def oracle():

@@ -132,3 +132,17 @@ def test_buttons_new_game_needs_two_presses_and_mode_needs_the_pin(tmp_path) -> 
     assert service.settings.mode is not Mode.REFEREE
     clock.now += 121
     assert not unlocks.unlocked()
+
+
+def test_the_page_move_list_follows_a_take_back_and_a_new_game(tmp_path) -> None:
+    from referee.web.live import MoveList
+
+    game = items()
+    service = RefereeService(SETTINGS, tmp_path, None)
+    moves = MoveList(service)
+    until_events(service, game, lambda ev: sum(isinstance(e, Move) for e in ev) == 2)
+    before = len(moves.games()[-1]["actions"])
+    service.take_back()
+    assert len(moves.games()[-1]["actions"]) == before - 1  # the play is gone from the page too
+    service.abandon_game()
+    assert moves.games() == []

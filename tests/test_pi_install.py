@@ -47,8 +47,9 @@ def test_dry_run_prints_the_install_in_order(tmp_path) -> None:
     order = [
         at(r"apt-get install .*python3-picamera2.*python3-numpy python3-opencv"),
         at(r"python3 -m venv --system-site-packages /opt/bgref/\.venv"),
+        at(r"pip uninstall -y numpy opencv-python opencv-python-headless"),
         at(r"numpy==1\.24"),
-        at(r"/opt/bgref/\.venv/bin/pip install --no-deps -c /opt/bgref/constraints-apt\.txt /opt/bgref$"),
+        at(r"/opt/bgref/\.venv/bin/pip install --no-deps --force-reinstall -c /opt/bgref/constraints-apt\.txt /opt/bgref$"),
         at(r"pip install -c .* mpremote"),
         at(r"useradd --system --home-dir /var/lib/bgref"),
         at(r"install -d -o bgref -g bgref -m 0750 /var/lib/bgref"),
@@ -63,7 +64,7 @@ def test_dry_run_prints_the_install_in_order(tmp_path) -> None:
     assert order == sorted(order)
     # pip never brings numpy or OpenCV wheels into the venv (issue 47: picamera2 fails to import then)
     for line in done:
-        if "pip install" in line:
+        if "pip install" in line:  # (pip uninstall of them is the mend for an old install)
             assert not re.search(r"\bnumpy\b(?!==)|opencv", line.replace("constraints-apt", "")), line
     result_text = result.stdout
     assert "picamera2 imports" in result_text and "not apt" in result_text  # the import check after pip
@@ -89,3 +90,18 @@ def test_service_runs_in_the_state_directory_with_lgpio_pipes_there() -> None:
     assert "StateDirectory=bgref" in unit and "RestartPreventExitStatus=2" in unit
     example = (ROOT / "hardware" / "config.example.toml").read_text()
     assert '# leds = "pico"' in example  # the line the installer turns on for --leds spi
+
+
+def test_cli_runs_on_an_opencv_without_utils_logging(monkeypatch) -> None:
+    """Raspberry Pi OS's (Debian's) OpenCV 4.6 has no cv2.utils.logging: `bgref calibrate` crashed there."""
+    import types
+
+    import cv2
+
+    from vision.cli import _quiet_opencv
+
+    levels = []
+    monkeypatch.setattr(cv2, "utils", types.SimpleNamespace(), raising=False)
+    monkeypatch.setattr(cv2, "setLogLevel", levels.append, raising=False)
+    _quiet_opencv()
+    assert levels == [2]

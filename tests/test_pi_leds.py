@@ -123,3 +123,36 @@ def test_setup_signal_asks_for_the_start_position() -> None:
     assert {(light.colour.name, light.pattern.label) for light in lit.values()} == {("blue", "blink-slow")}
     signals.setup_needed(False)
     assert board.current.lit() == {}
+
+
+# The independent world's eight mountings (benchmarks/world: home boards on the image's right or left,
+# dark on the camera mount's side or the far side, camera turned 0 or 180 degrees), with the LED strip
+# starting along the mount's side.  Where point 1's LED is, by hand: dark at the bottom of the image
+# (near and 0, or far and 180) has the image's right on their right; at the top, the image's left.
+WORLD_POINT_1 = {
+    ("right", "near", 0): 12,   # home on dark's right, dark at the strip's start edge
+    ("right", "near", 180): 0,  # dark at the top: home on dark's left; start edge
+    ("right", "far", 0): 23,    # dark at the top: home on dark's left; end edge
+    ("right", "far", 180): 35,  # dark at the bottom: home on dark's right; end edge
+    ("left", "near", 0): 0,
+    ("left", "near", 180): 12,
+    ("left", "far", 0): 35,
+    ("left", "far", 180): 23,
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", sorted(WORLD_POINT_1))
+def test_leds_follow_calibration_on_the_independent_world(tmp_path, key) -> None:
+    """Calibrated on a start position rendered by benchmarks.world (no product code), the strip
+    order the LEDs get puts point 1 where the mounting says."""
+    import cv2
+
+    from benchmarks.world.footage import FootageMounting, write_footage
+    from vision import CalibrationConfig, calibrate
+
+    home, dark, turn = key
+    write_footage(tmp_path, 1, FootageMounting(home, dark, turn), seed=5, plays=0, fouls=False)
+    cal = calibrate(CalibrationConfig(), cv2.imread(str(tmp_path / "frame00000.jpg")))
+    layout = Layout.seen(cal.layout.home_right, cal.layout.dark_bottom, "bottom" if turn == 0 else "top")
+    assert layout.index("1") == WORLD_POINT_1[key]

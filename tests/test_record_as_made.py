@@ -151,3 +151,14 @@ def test_a_format_that_cannot_say_the_match_is_skipped_and_the_other_written(tmp
     written = RefereeService.write_records(service)
     assert [p.name for p in written] == ["match.sgf"]
     assert "match.mat not written: game 1: the cube starts at 2" in caplog.text
+
+
+def test_a_backward_play_from_an_empty_point_says_so():
+    # Dark has no checker on its 20 point at the start: "20/bar" cannot be followed.
+    from engine.mat import read_mat_replay
+
+    text = " 3 point match\n\n Game 1\n Dark : 0                       Light : 0\n  1) 31: 20/bar 6/5\n"
+    done = read_mat_replay(text, "b.mat")
+    (_, step), = list(done.illegal())
+    assert step.reasons == ("'20/bar 6/5' moves a checker from a point where the player has none",)
+    assert step.after.position == step.before.position.swap()

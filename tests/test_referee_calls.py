@@ -111,3 +111,19 @@ def test_show_calls_names_what_is_missing(tmp_path: Path, capsys: pytest.Capture
 
     assert run_show_calls(Args()) == 2  # type: ignore[arg-type]
     assert "no calls.jsonl" in capsys.readouterr().err
+
+
+def test_a_play_made_before_rolling_and_put_back_is_called_but_a_nudged_checker_is_not() -> None:
+    from test_referee_recovery import light_to_roll
+
+    t = light_to_roll()
+    standing = t.board()
+    out = t.see(t.after((24, 18), (13, 10)))  # a whole 6-3 play, and no die anywhere
+    assert out.events == () and not out.calls
+    out = t.see(standing)  # put back before any roll: Bob was moving before rolling
+    assert [(c.kind, c.player) for c in out.calls] == [("moved_before_roll", 1)]
+    t = light_to_roll()
+    standing = t.board()
+    t.see(t.after((6, 5)))  # one checker a pip over (a nudge, or a misreading): no roll's play
+    out = t.see(standing)
+    assert out.calls == () and out.events == ()

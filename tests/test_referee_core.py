@@ -134,8 +134,12 @@ def test_accept_button():
 def test_cocked_die_and_wrong_half_call_a_reroll():
     t = Table.after_first_play()
     board = board_of(t.ref)
-    out = t.see(board, dice_in(t.settings, 1, 3, 3, flat=False))
+    cocked = dice_in(t.settings, 1, 3, 3, flat=False)
+    out = t.see(board, cocked)
+    assert not out.signals and not out.calls  # one reading of a cocked die is not yet sure
+    out = t.see(board, cocked)  # seen cocked again, where it lay: roll again
     assert out.signals[0].kind == "reroll_needed" and "cocked" in out.notes[0].text
+    assert [(c.kind, c.player) for c in out.calls] == [("cocked", 1)]
     wrong_half = tuple(SeenDie(d.value, True, t.settings.right_half(0)) for d in dice_in(t.settings, 1, 3, 1))
     out = t.see(board, wrong_half)
     assert out.signals[0].kind == "reroll_needed" and "Bob's turn to roll, into light's right-hand half" in out.notes[0].text

@@ -19,6 +19,8 @@ from referee.service import RefereeService
 
 vision = pytest.importorskip("vision")
 
+pytestmark = pytest.mark.slow  # renders and reads a game's footage frame by frame (minutes)
+
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):

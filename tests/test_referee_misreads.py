@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from engine.board import Board
+from engine.plays import Hop, apply_hops
 from referee.recording import Script, record_game
 
 from test_referee_calls import HALVES, calls_of, played, recorded_plays, referee_run
@@ -85,14 +87,57 @@ def test_a_stack_of_six_read_as_five_on_every_other_frame_costs_nothing(tmp_path
     assert false_calls(tmp_path) == []
 
 
-def test_a_flat_die_the_camera_is_unsure_of_is_no_cocked_call(tmp_path: Path) -> None:
-    """A flat die read cocked, but with a low confidence: a look is asked for, no roll again; the roll stands."""
+@pytest.mark.parametrize(("confidence", "calls"), [(0.35, ["please_look"]), (1.0, [])])
+def test_a_flat_die_read_cocked_is_no_cocked_call(tmp_path: Path, confidence: float, calls: list[str]) -> None:
+    """A flat die read cocked: with a low confidence a look is asked for; read surely (a sure misreading), the
+    next reading of the same dice, where they lay, settles it.  No roll again either way; the roll stands."""
     script = Script.clean()
     items = list(record_game(random.Random(4), script))
     rolls = [i for i, item in enumerate(items) if len(item["reading"]["dice"]) == 2 and i > 10]
     reading = deepcopy(items[rolls[0]]["reading"])
-    reading["dice"][1].update(flat=False, confidence=0.35)
+    reading["dice"][1].update(flat=False, confidence=confidence)
     items[rolls[0]] = {**items[rolls[0]], "reading": reading}
     service = referee_run(items, tmp_path, "home")
     assert recorded_plays(service) == played(script)
-    assert [c["call"] for c in calls_of(tmp_path)] == ["please_look"]
+    assert [c["call"] for c in calls_of(tmp_path)] == calls
+
+
+def test_a_roll_left_open_is_taken_as_the_likeliest_once_the_opponent_plays_on() -> None:
+    """Bob's play fits 3-1 or 1-1 and no die was seen: he is asked to show the roll.  The players play on
+    instead (Ann's 6-5 run made): Bob's roll is taken as 3-1 (twice as likely as 1-1) and the game followed."""
+    from engine.game import Move, Roll
+
+    from test_referee_recovery import light_to_roll
+
+    t = light_to_roll()
+    bobs = t.after((8, 5), (6, 5))
+    out = t.see(bobs)
+    assert out.events == () and "3-1 or 1-1" in out.notes[0].text
+    g = t.ref.game
+    anns = Board.from_position(apply_hops(g.position.swap(), [Hop(24, 18), Hop(18, 13)]), 0)  # Ann's 24/18/13
+    # Ann's run (her points 24, 18 and 13, untouched by Bob's play) drawn on the board with Bob's play made
+    seen = Board(tuple(a if i in (23, 17, 12) else b for i, (a, b) in enumerate(zip(anns.points, bobs.points))), bobs.bar)
+    out = t.see(seen)
+    assert [e for e in out.events if isinstance(e, Roll)] == [Roll(1, (3, 1))]
+    assert [e.player for e in out.events if isinstance(e, Move)] == [1]
+    assert {c.kind for c in out.calls} == {"please_look"}
+    out = t.see(seen)  # Ann's run, no die seen either: on the next reading it is taken from the play too
+    assert [e for e in out.events if isinstance(e, Roll)] == [Roll(0, (6, 5))]
+    assert [e.player for e in out.events if isinstance(e, Move)] == [0]
+
+
+def test_the_last_play_read_again_differently_before_the_next_roll_is_taken_as_read_now() -> None:
+    """Ann's 5-2 read as 13/11 13/8 after she picked up the dice, then, before Bob rolls, as 24/22 13/8
+    (the first reading after the pickup was wrong): the play is withdrawn and recorded as now read."""
+    from engine.game import Move
+    from engine.position import Position
+
+    from test_referee_recovery import light_to_roll
+
+    t = light_to_roll()
+    now = Board.from_position(apply_hops(Position.start(), [Hop(24, 22), Hop(13, 8)]), 0)
+    out = t.see(now)
+    assert out.retracted == 1 and [type(e) for e in out.events] == [Move]
+    assert out.events[0].after == apply_hops(Position.start(), [Hop(24, 22), Hop(13, 8)])
+    assert [c.kind for c in out.calls] == ["please_look"]
+    assert t.ref.game.turn == 1 and t.ref.plays == 1

@@ -84,6 +84,7 @@ def test_demo_command_prints_the_recorded_match(tmp_path):
     assert again.returncode == 2 and "already holds a match" in again.stderr
 
 
+@pytest.mark.slow  # renders footage; test_referee_e2e covers footage too
 def test_demo_on_camera_footage_records_the_game_the_readings_record(tmp_path):
     """`bgref demo --video` calibrates on the first frame and referees frame by frame."""
     frames = tmp_path / "frames"

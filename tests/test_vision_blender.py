@@ -427,6 +427,7 @@ def test_a_cocked_die_whose_blob_is_no_clean_rectangle_is_read_by_its_tipped_top
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
+@pytest.mark.slow  # calibrates several times
 def test_a_cocked_die_the_outline_rules_call_flat_is_found_by_the_network() -> None:
     """Under a dim lamp (Blender seed 2026134600, ``tests/data/vision_blender_tipped_toward_camera``, frame 7) a 3
     leans on a checker, its top tipped toward the camera: the top looks square, nothing shows past it, and
@@ -514,6 +515,7 @@ def test_calibration_under_a_cool_lamp_falls_back_on_greyer_leather() -> None:
     assert [d["value"] for d in reading["dice"]] == [d["value"] for d in truth["dice"]]
 
 
+@pytest.mark.slow  # calibrates several times
 def test_calibration_under_a_warm_lamp_falls_back_on_olive_turned_toward_orange() -> None:
     """Under a warm lamp, with the camera 920 mm up (Blender seed 2026141650, ``tests/data/vision_blender_warm_olive``),
     the olive points show at HSV hue 21-23, below olive's 24: only the orange leather is found, the
@@ -698,6 +700,7 @@ def test_a_grey_strip_between_rims_is_no_cocked_die() -> None:
     assert _dice_and_halves(at_60) == [(2, False, "outer")]  # the miss this fixture keeps
 
 
+@pytest.mark.slow  # calibrates several times
 def test_a_grey_gap_square_only_at_the_coarse_look_is_no_die() -> None:
     """Under a cool lamp (Blender seed 2026135660, ``tests/data/vision_blender_fine_grey``, frame 3) the walnut
     between an orange point's edge and two light checkers' rims is lit grey, 48 below the cube's white: at the

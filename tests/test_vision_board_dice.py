@@ -119,6 +119,7 @@ def test_two_dice_touching_along_an_edge_are_both_read() -> None:
     assert sorted(d["value"] for d in reading["dice"]) == sorted(d["value"] for d in truth["dice"])
 
 
+@pytest.mark.slow  # renders and calibrates its own setups
 def test_a_cube_on_the_frame_beside_a_light_table_is_read() -> None:
     # seed 9090909, setup 13, frame 1 and seed 31415926, setup 7, frame 5: the cube on the frame, seen past
     # the outline beside a pale cloth; the cloth was the lightest grey square there, and 32 and 8 were read
@@ -271,6 +272,7 @@ def test_shade_grown_onto_a_corner_of_a_flat_die_is_no_face() -> None:
     assert 0.0 < reach < cfg.cocked_far_excess
 
 
+@pytest.mark.slow  # renders and calibrates its own setups
 def test_a_bare_corner_point_in_shade_holds_no_checker() -> None:
     # points the start position covers borrow their bare look from a point two away; in a dim corner
     # (seed 9090909, setup 11, point 12) and beside the bar (seed 8080808, setup 25, point 8) the leather
@@ -280,6 +282,7 @@ def test_a_bare_corner_point_in_shade_holds_no_checker() -> None:
         assert reader(image)["points"] == truth["points"], (base, k, frame)
 
 
+@pytest.mark.slow  # renders and calibrates its own setups
 def test_a_shade_is_taken_off_only_where_darker_and_less_on_a_point_seen_bare() -> None:
     reader, _, _ = _reader_and_frame(500, 0, 0)
     cal, cfg = reader.cal, reader.cfg

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from vision.calibrate import calibrate
 from vision.config import CalibrationConfig, ReaderConfig
@@ -130,6 +131,7 @@ def test_the_rims_vouch_for_a_bare_point_only_where_they_see_rings_elsewhere() -
     assert rims_vouch(cfg, evidence, counts).all()
 
 
+@pytest.mark.slow  # renders and calibrates its own setups
 def test_arm_tip_beside_covered_points_is_not_a_confident_count() -> None:
     # rendered setup 6 of bench_vision's seed 600: the arm's tip lies over point 19, beside covered points
     seed = 600 + 1000 * 6
@@ -158,6 +160,7 @@ def _arm_frame(base: int, setup_index: int, frame: int, arm: bool = True) -> tup
     return reader, image, truth
 
 
+@pytest.mark.slow  # renders and calibrates its own setups
 def test_an_arm_the_colours_explain_is_found_where_it_crosses_the_frame() -> None:
     # seed 700, setup 10: a lit arm over points 15 and 16 looked like copper and orange leather, so no
     # sample was foreign and three points were read with full confidence (5 for 3, 5 for 3, 5 for 4)

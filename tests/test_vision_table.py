@@ -25,6 +25,7 @@ def _calibrates_and_reads_back(base: int, setup_index: int) -> bool:
     return BoardReader(calibrate(CalibrationConfig(), start))(start)["points"] == list(START_POINTS)
 
 
+@pytest.mark.slow  # renders and calibrates several setups
 def test_calibrates_on_a_mottled_olive_cloth() -> None:
     # setup 17 of bench_vision's seed 90210: olive patches of the cloth lie close around the frame
     assert _calibrates_and_reads_back(90210, 17)
@@ -56,6 +57,7 @@ def test_lamp_gains_make_the_brightest_pixels_grey() -> None:
     assert np.ptp(grey) < 1.0
 
 
+@pytest.mark.slow  # renders and calibrates several setups
 def test_calibrates_when_the_outline_misses_a_column_covered_end_to_end() -> None:
     # setup 15 of bench_vision's seed 3434343: the two five-stacks at the outer boards' end meet mid-board,
     # no leather shows in that column, and the board's fit lies a point's width off at that end; only

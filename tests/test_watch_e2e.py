@@ -128,6 +128,7 @@ def journal_events(path: Path) -> list[dict]:
     return [json.loads(line)["entry"] for line in lines[1:] if line.endswith("}")]
 
 
+@pytest.mark.slow  # renders camera footage first (the module's footage_dir, about a minute)
 def test_watch_first_run_calibrates_referees_and_stops_cleanly_on_sigterm(tmp_path, footage_dir, monkeypatch) -> None:
     from referee.journal import recover
 
@@ -179,6 +180,7 @@ def test_watch_retries_a_missing_camera_and_stops_at_once(tmp_path, monkeypatch)
                for f in firmware.strip.written)
 
 
+@pytest.mark.slow  # renders camera footage first (the module's footage_dir, about a minute)
 def test_selfcheck_and_snapshot_use_the_watch_pipeline(tmp_path, footage_dir, monkeypatch) -> None:
     firmware = FirmwareOnPty(monkeypatch)
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "no-config"), STATE_DIRECTORY=str(tmp_path))
@@ -199,3 +201,61 @@ def test_selfcheck_and_snapshot_use_the_watch_pipeline(tmp_path, footage_dir, mo
     snap = subprocess.run([sys.executable, "-m", "referee.cli", "snapshot", "--camera", str(footage_dir), "-o", str(out)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert snap.returncode == 0 and cv2.imread(str(out)).shape == (720, 1280, 3)
+
+
+@pytest.mark.slow
+def test_watch_without_calibration_referees_a_whole_recorded_game(tmp_path) -> None:
+    """`bgref watch --camera DIR` with no calibration file: the game from its start position to its
+    end, the same events as the script's true readings give."""
+    from engine.game import Rules
+    from referee.core import Seen, Settings
+    from referee.footage import FootageConfig, footage, game_items, scripted_setup
+    from referee.journal import recover
+    from referee.recording import Script
+    from referee.seating import Seating
+    from referee.service import RefereeService
+
+    cfg = FootageConfig(size=(1280, 720))
+    setup = scripted_setup(5, cfg.size)
+    items = game_items(7, setup.layout, Script())
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for n, (_, frame, _) in enumerate(footage(items, setup, 5, cfg)):
+        cv2.imwrite(str(frames / f"frame{n:05d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    (frames / "fps.txt").write_text("5\n")
+    settings = Settings(rules=Rules(match_length=5), players=("Dark", "Light"), dark_right_half=Seating.from_layout(setup.layout).dark_right)
+    truth = RefereeService(settings, tmp_path / "truth", None)
+    for item in items:
+        truth.handle(Seen.from_reading(item["reading"]))
+    assert truth.ref.match.games_played == 1  # the script plays the game to its end
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "no-config"), STATE_DIRECTORY=str(tmp_path / "state"))
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "watch", "--camera", str(frames), "--simulate-leds", "--web", "off", "--match-length", "5"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    seen = recover(tmp_path / "state" / "current" / "match.journal")
+    assert list(seen.events) == truth.events
+    assert (tmp_path / "state" / "current" / "match.mat").read_text() == (tmp_path / "truth" / "match.mat").read_text()
+
+
+def test_watch_asks_for_the_start_position_on_the_page(tmp_path, footage_dir, monkeypatch) -> None:
+    import re
+    import urllib.request
+
+    firmware = FirmwareOnPty(monkeypatch)
+    env = dict(os.environ, PYTHONUNBUFFERED="1", XDG_CONFIG_HOME=str(tmp_path / "no-config"), STATE_DIRECTORY=str(tmp_path / "page"))
+    cmd = [sys.executable, "-m", "referee.cli", "watch", "--camera", str(footage_dir), "--led-port", firmware.path, "--web", "127.0.0.1:0"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = None
+        for line in proc.stdout:
+            found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+            if found:
+                url = found.group(1)
+                break
+        assert url, "no web page address in the log"
+        state = json.loads(urllib.request.urlopen(url + "api/state", timeout=10).read())
+        assert any("put the checkers in the start position" in note["text"] for note in state["notes"]), state["notes"]
+    finally:
+        code, seconds, _ = sigterm(proc)
+        firmware.close()
+    assert code == 0 and seconds < 2.0

@@ -41,7 +41,11 @@ def _quiet_opencv() -> None:
     """Our one-line errors replace OpenCV's own decoder warnings on stderr."""
     import cv2
 
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    logging = getattr(getattr(cv2, "utils", None), "logging", None)
+    if logging is not None:
+        logging.setLogLevel(logging.LOG_LEVEL_ERROR)
+    elif hasattr(cv2, "setLogLevel"):  # Debian's and Raspberry Pi OS's OpenCV 4.6 has no cv2.utils.logging
+        cv2.setLogLevel(2)  # 2: errors only
 
 
 def _fail(command: str, exc: BaseException, code: int) -> int:

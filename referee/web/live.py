@@ -161,13 +161,17 @@ class MoveList:
         self.match = new_match(service.settings.rules)
         self.list: list[dict[str, Any]] = []
         self.seen = 0
+        self.last: Event | None = None  # the last event taken: no longer there means events were withdrawn
 
     def games(self) -> list[dict[str, Any]]:
         events = self.service.events
+        if self.seen and (self.seen > len(events) or events[self.seen - 1] is not self.last):
+            # events were withdrawn (a take-back, a new game, a misread roll re-recorded): start again
+            self.match, self.list, self.seen = new_match(self.service.settings.rules), [], 0
         if self.seen < len(events):
             for event in events[self.seen:]:
                 self._take(event)
-            self.seen = len(events)
+            self.seen, self.last = len(events), events[-1]
             self.list = [dict(game) for game in self.list]  # a new value for the new snapshot
         return self.list
 
