@@ -13,6 +13,13 @@ A play is kept as its notation in the mover's numbering (``"24/18 13/11"``),
 in GNU Backgammon's canonical form when it is legal; ``""`` means no checker
 moved (a roll that could not be played).  A play that broke the rules but was
 accepted at the board is kept as it was made; the replay reports it.
+
+The actions here share names with the events of :mod:`engine.game` (``Move``, ``Roll``,
+``Double`` ...) but are another thing: an event is what the referee feeds the game's state
+machine (a ``Move`` holds the position after the play), an action is what a record file
+says (a ``Move`` holds the dice and the play's notation).  :mod:`engine.from_events` turns
+events into a record, and :mod:`engine.replay` a record back into positions; import the
+two modules by name (``from engine import game, record``) where both are needed.
 """
 
 from __future__ import annotations

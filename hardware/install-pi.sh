@@ -8,10 +8,13 @@
 # --dry-run prints every step instead of running it (no root needed).
 #
 # Why it is built this way: apt's picamera2 (and simplejpeg, libcamera's bindings) are compiled against
-# apt's numpy (1.24 on Bookworm).  A numpy or an OpenCV wheel from pip in the virtual environment makes
-# `import picamera2` fail ("numpy.dtype size changed").  So the venv sees the system's packages
-# (--system-site-packages), numpy, OpenCV, pyserial, gpiozero and lgpio all come from apt, bgref itself
-# is installed with --no-deps, and pip only adds pure-Python packages, pinned against apt's numpy.
+# apt's numpy (1.24 on Bookworm).  A numpy 2 from pip in the virtual environment makes `import picamera2`
+# fail ("numpy.dtype size changed"), and so does an OpenCV wheel that pulls numpy 2.  So the venv sees the
+# system's packages (--system-site-packages); numpy, pyserial, gpiozero and lgpio come from apt; bgref is
+# installed with --no-deps; and pip adds only pure-Python packages and OpenCV 4.8.1.78, a wheel built
+# against numpy 1.x, all pinned to apt's numpy.  Why not apt's python3-opencv (4.6)?  It lacks
+# cv2.utils.logging, and on the project's rendered games it misses a die the 4.8 wheel reads (measured on
+# Debian bookworm with apt's numpy 1.24.2: tests/test_referee_e2e.py fails 1 of 4 with 4.6, passes with 4.8.1).
 set -euo pipefail
 
 PREFIX=/opt/bgref
@@ -71,11 +74,11 @@ model=$(tr -d '\0' 2>/dev/null < /proc/device-tree/model || echo "not a Raspberr
 echo "install-pi: $model; installing $SRC into $PREFIX (LEDs: $LEDS)"
 
 # --- 1. packages from apt ----------------------------------------------------------------------------
-step "apt packages (picamera2, numpy, OpenCV, serial, GPIO, SPI from Raspberry Pi OS)"
+step "apt packages (picamera2, numpy, serial, GPIO, SPI from Raspberry Pi OS)"
 APT_PACKAGES=(
     python3-venv python3-pip
     python3-picamera2          # the camera; pulls libcamera and apt's numpy
-    python3-numpy python3-opencv   # numpy 1.24 and OpenCV 4.6, built for each other and for picamera2
+    python3-numpy              # numpy 1.24, which picamera2 is built for
     python3-serial python3-gpiozero python3-lgpio python3-spidev
     rpicam-apps-lite           # rpicam-hello --list-cameras, for trouble-shooting the camera
 )
@@ -92,21 +95,21 @@ if [ "$SRC" != "$PREFIX" ]; then
     run rm -f "$PREFIX.tar"
 fi
 
-step "virtual environment that sees apt's picamera2, numpy and OpenCV"
+step "virtual environment that sees apt's picamera2 and numpy"
 run python3 -m venv --system-site-packages "$VENV"
 # an older install may hold pip's numpy 2 or an OpenCV wheel (issue 47): out with them; pip leaves apt's alone
 run "$VENV/bin/pip" uninstall -y numpy opencv-python opencv-python-headless opencv-contrib-python
-# pip may add pure-Python packages only: numpy is pinned to apt's, OpenCV wheels are refused
+# pip adds pure-Python packages and an OpenCV built for numpy 1.x; numpy stays apt's (the constraint)
+OPENCV_WHEEL="opencv-python-headless==4.8.1.78"
 apt_numpy=$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || echo "1.24.2")
 run sh -c "echo 'numpy==$apt_numpy' > '$PREFIX/constraints-apt.txt'"
 run "$VENV/bin/pip" install --no-deps --force-reinstall -c "$PREFIX/constraints-apt.txt" "$PREFIX"
-run "$VENV/bin/pip" install -c "$PREFIX/constraints-apt.txt" "starlette>=0.37" "uvicorn>=0.29" mpremote
-# the check that would have caught issue 47: numpy and cv2 must be apt's, and picamera2 must import
+run "$VENV/bin/pip" install -c "$PREFIX/constraints-apt.txt" "$OPENCV_WHEEL" "starlette>=0.37" "uvicorn>=0.29" mpremote
+# the check that would have caught issue 47: numpy must be apt's, and picamera2 must import
 run "$VENV/bin/python" -c "
 import numpy, cv2
-for m in (numpy, cv2):
-    assert m.__file__.startswith('/usr/lib/python3/dist-packages/'), f'{m.__name__} comes from {m.__file__}, not apt: remove it from the venv'
-print('numpy', numpy.__version__, 'OpenCV', cv2.__version__, 'from apt')
+assert numpy.__file__.startswith('/usr/lib/python3/dist-packages/'), f'numpy comes from {numpy.__file__}, not apt: remove it from the venv'
+print('numpy', numpy.__version__, 'from apt; OpenCV', cv2.__version__)
 try:
     import picamera2
     print('picamera2 imports')
