@@ -1062,7 +1062,7 @@ def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[i
         return None
     counts = {r: ref.rolls_read.count(r) for r in ref.rolls_read}
     recorded = counts.get(g.dice, 0)
-    mover, name = g.turn, ref.settings.players[g.turn]
+    name = ref.settings.players[g.turn]
     for roll in sorted(counts, key=lambda r: -counts[r]):
         if roll == g.dice or counts[roll] < recorded or (ref.plays == 0 and roll[0] == roll[1]):
             continue
