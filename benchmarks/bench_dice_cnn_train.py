@@ -46,6 +46,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vision.dice import DiceConfig, candidate_regions  # noqa: E402
 from vision.dice_cnn import CNN_PATH, INPUT_SIDE, LAYERS, ConvFaceModel, cnn_input, im2col3, maxpool2  # noqa: E402
 from vision.render import DIE_WHITE, _paint_face  # noqa: E402
@@ -272,6 +273,15 @@ def training_pool(data: dict[str, np.ndarray], photos: set[int], args, rng) -> t
         pool.append(rendered_patch(rng, v))
         ys.append(v)
         ws.append(args.rendered_weight)
+    if getattr(args, "negatives", 0):  # hard negatives: keys, labels, side faces, die parts, glints (training typefaces only)
+        import cube_faces
+        import dice_scenes
+        fams = cube_faces.split_families()[0]
+        neg = np.random.default_rng(args.negatives_seed)
+        for _ in range(args.negatives):
+            pool.append(dice_scenes.negative_patch(neg, fams))
+            ys.append(0)
+            ws.append(args.negative_weight)
     return pool, np.array(ys), np.array(ws, np.float64)
 
 
@@ -321,6 +331,9 @@ def training_args(ap: argparse.ArgumentParser, hard: float) -> None:
     ap.add_argument("--rendered", type=int, default=1200, help="rendered white dice added")
     ap.add_argument("--rendered-weight", type=float, default=0.5)
     ap.add_argument("--turns", type=int, default=8, help="quarter turns and mirrors averaged when validating")
+    ap.add_argument("--negatives", type=int, default=0, help="drawn hard negatives added (benchmarks/dice_scenes.py)")
+    ap.add_argument("--negative-weight", type=float, default=1.0)
+    ap.add_argument("--negatives-seed", type=int, default=31)
 
 
 def load_patches(dataset: Path, cache: Path | None) -> tuple[list[dict], dict[str, np.ndarray]]:

@@ -92,6 +92,7 @@ def main() -> int:
                     help="the held-out fold(s); with several, --cnn gives one model file per fold, with {fold} in its name")
     ap.add_argument("--cnn", type=Path, help="read values with this model file instead of the shipped one"
                     " (with --photos val: networks fitted by bench_dice_cnn_train.py --val only)")
+    ap.add_argument("--guard", help="the die-or-not guard model file instead of the shipped one ('none': without)")
     ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE", help="DiceConfig fields to change (Python literals)")
     args = ap.parse_args()
     if args.folds and args.photos != "train":
@@ -109,6 +110,8 @@ def main() -> int:
         fold_of = cv_fold_of(len(entries), args.folds)
         runs = [(k, [e for e, f in zip(entries, fold_of) if f == k]) for k in args.fold]
     cfg = with_sets(ap, DiceConfig(), args.set)
+    if args.guard:
+        vision.dice.load_die_guard = (lambda: None) if args.guard == "none" else partial(load_cnn.__wrapped__, Path(args.guard))
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # right, found, total
     extra: dict[str, int] = defaultdict(int)
     rows = []

@@ -217,7 +217,7 @@ def main() -> int:
     lines = [f"{len(mountings)} mountings, games {sorted(set(games[i % len(games)] for i in range(len(mountings))))} of "
              f"tests/data/world/charlot1-charlot2 (7-point match, GNU Backgammon), "
              + (f"{plays} plays each" if plays else "whole games") + f", seed {args.seed}"
-             + (f", {args.corrupt:.1%} of settled frames corrupted" if args.corrupt else "") + f"; {elapsed / 60:.1f} min.", "",
+             + (f", about {args.corrupt:.1%} of frames showing a settled board wrong" if args.corrupt else "") + f"; {elapsed / 60:.1f} min.", "",
              "| mounting | game | frames | calibrated | recorded = played | steps right before the first difference | fouls called | false calls | looks asked | exit |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:

@@ -201,7 +201,6 @@ CALL_KINDS = (
     "roll_before_pickup",  # rolled before the opponent picked up their dice: void
     "please_look",  # the camera is unsure: the players are asked to look, nobody is called for a foul
     "seating",  # the plays fit the players in each other's seats
-    "illegal_cube",  # the cube turned when it may not be
 )
 
 
@@ -272,7 +271,7 @@ class Referee:
     unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
     moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
     cocked_seen: tuple[SeenDie, ...] = ()  # a roll read with a die cocked, waiting for the next reading to confirm it
-    moved_fits: bool = False  # ``moved_unrolled`` is a whole play of some roll (not a checker nudged or misread)
+    hidden_since: bool = False  # a hand hid the board since: dice read with no place may have been rolled again
     last_turn: tuple[Match, Match, bool] | None = None  # the last legal play's match before its roll, after it, roll inferred?
 
     @property
@@ -322,7 +321,7 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     if isinstance(seen, Press):
         return _press(ref, seen)
     if seen.occluded:
-        return ref, Outcome()  # a hand or cup hides part of the board: wait
+        return replace(ref, hidden_since=bool(ref.cocked_seen)), Outcome()  # a hand or cup hides part of the board: wait
     if ref.stage in (Stage.PLAYING, Stage.ILLEGAL, Stage.SEATING):
         ref, fitted, out = _reconciled(ref, seen)
         if fitted is None:
@@ -362,21 +361,49 @@ def _possible(ref: Referee, seen: Seen) -> bool:
         return True
     if g.phase is not Phase.MOVE or not 0 < gone <= 4:
         return False
-    return bool(seen.dice) or not any(mine[6:])
+    in_hand = any(d.half == ref.settings.right_half(g.turn) for d in seen.dice)  # their dice still down: playing
+    return in_hand or not any(mine[6:])
 
 
 def _allowed_boards(ref: Referee) -> list[Board]:
-    """The boards the rules allow now, the board as it stands first: after a roll, its legal plays; before
-    one, the plays of any roll (a roll not seen); an illegal play or a swapped first play waiting, that play."""
+    """The boards the rules allow now: after a roll, its legal plays; before one, the checkers as they stand
+    and the plays of any roll (a roll not seen); an illegal play or a swapped first play waiting, that play."""
     g = ref.game
-    boards = [Board.from_position(g.position, g.turn)]
     rolls = [g.dice] if g.dice is not None else list(ROLLS) if g.phase is Phase.ROLL else []
-    boards += [Board.from_position(p.after, g.turn) for r in rolls for p in legal_plays(g.position, r)]
+    plays = [Board.from_position(p.after, g.turn) for r in rolls for p in legal_plays(g.position, r)]
+    # after a roll with a play to make, the checkers as they stood are no longer what the rules allow
+    standing = [] if g.dice is not None and plays else [Board.from_position(g.position, g.turn)]
+    boards = standing + plays
     if ref.illegal_after is not None:
         boards.append(Board.from_position(ref.illegal_after, g.turn))
     if ref.swap_play is not None:
         boards.append(Board.from_position(ref.swap_play, 1 - g.turn))
     return list(dict.fromkeys(boards))
+
+
+def _mend_opponent(ref: Referee, board: Board) -> Board:
+    """The board with the checkers of the player not on turn as they must be while the other plays: the same
+    as before the roll but for blots hit (gone to the bar where the mover now stands).  A stack of that player's
+    read a checker short or long (a persistent misreading) is put right; the mover's checkers are left as read."""
+    g = ref.game
+    if g.phase is not Phase.MOVE:
+        return board
+    mine, theirs = board.sides(g.turn)
+    expected = g.position.opponent
+    mended = list(theirs)
+    gone = [i for i in range(24) if expected[i] == 1 and theirs[i] == 0]
+    stood = [i for i in gone if mine[23 - i]]  # hit where the hitter now stands
+    # hit by a checker that moved on: as many more as the bar shows, nearest the mover's start first
+    passed = [i for i in sorted(set(gone) - set(stood), reverse=True)][: max(0, theirs[24] - expected[24] - len(stood))]
+    hits = len(stood) + len(passed)
+    for i in range(24):
+        if theirs[i] != expected[i] and i not in stood and i not in passed and not mine[23 - i]:
+            mended[i] = expected[i]
+    mended[24] = expected[24] + hits
+    if tuple(mended) == theirs:
+        return board
+    dark, light = (mine, tuple(mended)) if g.turn == 0 else (tuple(mended), mine)
+    return Board(tuple(dark[i] - light[23 - i] for i in range(24)), (dark[24], light[24]))
 
 
 def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome]:
@@ -388,6 +415,9 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
         return replace(ref, unsure_run=0), seen, Outcome()
     if _possible(ref, seen):
         return replace(ref, unsure_run=0), seen, Outcome()
+    mended = replace(seen, board=_mend_opponent(ref, seen.board))
+    if mended.board != seen.board and _possible(ref, mended):
+        return replace(ref, unsure_run=0), mended, Outcome()
     g = ref.game
     # Waiting on the players to show a roll, the game may have moved on beyond what the referee follows.
     allowed = _allowed_boards(ref) if ref.asked_board is None else []
@@ -601,10 +631,10 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     cube = _cube_action(ref, seen, player)
     if cube is not None:
         return cube
-    put_back = ref.moved_unrolled is not None and ref.moved_fits
-    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None, moved_fits=False)
+    # the roller's checkers seen moved forward with no dice down, now back where they stood: moved before rolling
+    put_back = ref.moved_unrolled is not None and _one_play_away(ref.game.position, ref.moved_unrolled.sides(player))
+    ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None)
     if put_back:
-        # a whole play made with no dice down, then put back before any roll: moved before rolling
         text = f"{ref.settings.players[player]} moved checkers before rolling (put back)"
         ref, more = _await_roll(ref, seen)
         return ref, _merge(_say(Note(text, "warning"), calls=[Call("moved_before_roll", player, (text,))]), more)
@@ -638,9 +668,11 @@ def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]
     where they lay, now read flat, were flat (a misreading: no call, the roll stands); anything else (the die
     still cocked, the dice picked up or rolled again) confirms it.  Also says whether the die is still cocked
     (then the reading has no more to tell)."""
-    pending, ref = ref.cocked_seen, replace(ref, cocked_seen=())
+    pending, hidden, ref = ref.cocked_seen, ref.hidden_since, replace(ref, cocked_seen=(), hidden_since=False)
     player, name = ref.game.turn, ref.settings.players[ref.game.turn]
     same = len(seen.dice) == len(pending) and all(any(_same_die(a, b) for b in seen.dice) for a in pending)
+    if hidden and any(d.xy is None for d in pending + seen.dice):
+        same = False  # picked up under the hand and rolled again, maybe to the same numbers: nothing tells
     if same and all(d.flat for d in seen.dice):
         return ref, Outcome(), False
     why = "a die is cocked"
@@ -714,7 +746,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     strict = ref.settings.mode is Mode.TOURNAMENT
     if not (mine or theirs or known or rolls):
         # no sign of a roll, and no play: a misreading, checkers straightened, or a move before rolling
-        return replace(ref, moved_unrolled=seen.board, moved_fits=False), Outcome()
+        return replace(ref, moved_unrolled=seen.board), Outcome()
     if mine:  # the dice are still down: the play may not be finished
         if len(rolls) == 1 and not strict:
             return ref, Outcome()
@@ -724,7 +756,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if not seen.dice and not known and ref.moved_unrolled != seen.board:
         # A play of one roll, and no die seen: the dice went unseen, or the roller is moving before rolling.
         # The next reading tells: the dice landing on it, the checkers put back, or the turn going on.
-        return replace(ref, moved_unrolled=seen.board, moved_fits=True), Outcome()
+        return replace(ref, moved_unrolled=seen.board), Outcome()
     ref, out = _taken_from_play(ref, seen, Roll(player, rolls[0]), known)
     if seen.dice and ref.stage is Stage.PLAYING:
         ref, more = _await_roll(ref, seen)  # the opponent has rolled already
@@ -929,8 +961,8 @@ def _cube_action(ref: Referee, seen: Seen, player: int) -> tuple[Referee, Outcom
         try:
             match = apply_to_match(ref.match, Double(player))
         except EventRefused as exc:
-            text = f"the cube cannot be turned: {exc}"
-            return ref, _say(Note(text, "illegal"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("illegal_cube", player, (text,))])
+            # a cube misread looks just like it (seen on independent footage): ask for a look, call no foul
+            return ref, _look(player, f"the cube cannot be turned: {exc}: please look")
         ref = replace(ref, match=match)
         return ref, _say(
             Note(f"{ref.settings.players[player]} doubles to {g.cube * 2}: take (roll on) or drop (button)"),
@@ -1030,34 +1062,23 @@ def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[i
         return None
     counts = {r: ref.rolls_read.count(r) for r in ref.rolls_read}
     recorded = counts.get(g.dice, 0)
-    mover, name = g.turn, ref.settings.players[g.turn]
+    name = ref.settings.players[g.turn]
     for roll in sorted(counts, key=lambda r: -counts[r]):
         if roll == g.dice or counts[roll] < recorded or (ref.plays == 0 and roll[0] == roll[1]):
             continue
         if judge(g.position, roll, after).legal:
             return _amend_roll(ref, roll, after, f"{name}'s roll was {roll[0]}-{roll[1]}, not {g.dice[0]}-{g.dice[1]} (a die misread once)")
-    if recorded == 1 and ref.plays:
-        # Read once only: a die of it may be the misread one.  The play then tells the roll, as for a roll not
-        # seen whole, when exactly one roll keeping the other die makes it legal; the players are asked to look.
-        fits = [r for r in ROLLS if r != g.dice and set(r) & set(g.dice) and judge(g.position, r, after).legal]
-        if len(fits) == 1 and ref.settings.mode is not Mode.TOURNAMENT:
-            roll = fits[0]
-            text = f"{name}'s roll was read once, as {g.dice[0]}-{g.dice[1]}, and the play fits {roll[0]}-{roll[1]}: taken as {roll[0]}-{roll[1]}; please look"
-            new, out = _amend_roll(ref, roll, after, text, inferred=True)
-            return new, _merge(out, Outcome(calls=(Call("please_look", mover, (text,)),)))
     return None
 
 
-def _amend_roll(ref: Referee, roll: tuple[int, int], after: Position | tuple[tuple[int, ...], tuple[int, ...]], text: str,
-                inferred: bool = False) -> tuple[Referee, Outcome]:
+def _amend_roll(ref: Referee, roll: tuple[int, int], after: Position | tuple[tuple[int, ...], tuple[int, ...]], text: str) -> tuple[Referee, Outcome]:
     """Withdraw the roll recorded this turn, record ``roll`` instead, and commit the play (legal with it)."""
     assert ref.before_roll is not None
     mover = ref.game.turn
     event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
     amended = replace(ref, match=apply_to_match(ref.before_roll, event))
     new, out = _judge_seen_after(amended, after)
-    said = Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1, inferred=(event,) if inferred else ())
-    return new, _merge(said, out)
+    return new, _merge(Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1), out)
 
 
 def _opponent_rolled(ref: Referee, seen: Seen) -> bool:
@@ -1290,7 +1311,7 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
     match = apply_to_match(ref.match, move)
     last = (ref.before_roll, ref.match, not ref.rolls_read) if ref.before_roll is not None and not move.accept_illegal else None
     ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
-                  plays=ref.plays + 1, before_roll=None, rolls_read=(), moved_unrolled=None, moved_fits=False, cocked_seen=(), last_turn=last)
+                  plays=ref.plays + 1, before_roll=None, rolls_read=(), moved_unrolled=None, cocked_seen=(), last_turn=last)
     moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
     signals = [] if ref.settings.mode is Mode.RECORD else [Signal(SignalKind.PLAY_ACCEPTED, (moved,))]
     notes = [Note(text)]

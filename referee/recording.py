@@ -58,7 +58,9 @@ def _half(script: Script, player: int) -> str:
 
 def _reading(board: Board, dice: list[dict[str, Any]] | None = None, cube: tuple[int, str] = (1, "centre"), occluded: bool = False) -> dict[str, Any]:
     reading = board.to_reading()
-    reading["dice"] = dice or []
+    reading["dice"] = [{k: v for k, v in d.items() if k != "xy"} for d in dice or []]
+    if any("xy" in d for d in dice or []):
+        reading["image"] = {"dice_mm": [d.get("xy") for d in dice or []]}
     reading["cube"] = {"value": cube[0], "position": cube[1]}
     if occluded:
         reading["occluded"] = ["hand"]
@@ -67,6 +69,11 @@ def _reading(board: Board, dice: list[dict[str, Any]] | None = None, cube: tuple
 
 def _die(value: int, half: str, flat: bool = True) -> dict[str, Any]:
     return {"value": value, "flat": flat, "half": half}
+
+
+def _spot(throw: int, index: int) -> list[float]:
+    """Where a die of a throw lies (mm): a new place each throw, the same while it lies."""
+    return [60.0 + (throw * 37 + index * 91) % 300, 40.0 + (throw * 53 + index * 29) % 220]
 
 
 def record_game(rng: random.Random, script: Script | None = None) -> Iterator[dict[str, Any]]:
@@ -80,12 +87,24 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
         t += dt
         return {"t": round(t, 2), "reading": _reading(board, dice, cube, occluded)}
 
+    throws = 0
+
+    def thrown(*dice: dict[str, Any]) -> list[dict[str, Any]]:
+        """Dice just thrown: they land in new places."""
+        nonlocal throws
+        throws += 1
+        return lying(*dice)
+
+    def lying(*dice: dict[str, Any]) -> list[dict[str, Any]]:
+        """The dice of the last throw, where they lie."""
+        return [dict(d, xy=_spot(throws, i)) for i, d in enumerate(dice)]
+
     position = Position.start()
     board = Board.from_position(position, 0)
     yield emit(board)
     yield emit(board, occluded=True, dt=0.5)  # hands reach for the dice
     if script.equal_opening:
-        yield emit(board, [_die(4, _half(script, 0)), _die(4, _half(script, 1))])
+        yield emit(board, thrown(_die(4, _half(script, 0)), _die(4, _half(script, 1))))
         yield emit(board, occluded=True, dt=0.5)
         script.events.append("equal opening dice")
     while True:
@@ -94,11 +113,11 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
             break
     player = 0 if d0 > d1 else 1
     dice = (max(d0, d1), min(d0, d1))
-    yield emit(board, [_die(d0, _half(script, 0)), _die(d1, _half(script, 1))])
-    opening_dice = [_die(d0, _half(script, 0)), _die(d1, _half(script, 1))]
+    opening_dice = thrown(_die(d0, _half(script, 0)), _die(d1, _half(script, 1)))
+    yield emit(board, opening_dice)
     turn = 0
     while True:
-        on_roll_dice = opening_dice if turn == 0 else [_die(dice[0], _half(script, player)), _die(dice[1], _half(script, player))]
+        on_roll_dice = opening_dice if turn == 0 else lying(_die(dice[0], _half(script, player)), _die(dice[1], _half(script, player)))
         plays = legal_plays(position, dice)
         play = plays[rng.randint(0, len(plays) - 1)] if plays else None
         after = play.after if play else position
@@ -130,7 +149,7 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
         if wrong is None:
             yield emit(board, on_roll_dice, dt=1.0)  # checkers moved, dice still down
             if turn == script.early_roll_turn:
-                early = [_die(rng.randint(1, 6), _half(script, 1 - player)), _die(rng.randint(1, 6), _half(script, 1 - player))]
+                early = thrown(_die(rng.randint(1, 6), _half(script, 1 - player)), _die(rng.randint(1, 6), _half(script, 1 - player)))
                 yield emit(board, on_roll_dice + early, dt=1.0)  # the opponent rolls with the mover's dice still down
                 yield emit(board, occluded=True, dt=0.5)
                 yield emit(board, on_roll_dice, dt=0.5)  # ... and picks them up again
@@ -151,7 +170,7 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
             script.events.append(f"turn {turn}: {COLOURS[player]} doubles, {owner} takes by letting the roll go on")
         if turn == script.out_of_turn_turn:
             other = (rng.randint(1, 6), rng.randint(1, 6))
-            yield emit(board, [_die(other[0], _half(script, 1 - player)), _die(other[1], _half(script, 1 - player))], dt=1.0)
+            yield emit(board, thrown(_die(other[0], _half(script, 1 - player)), _die(other[1], _half(script, 1 - player))), dt=1.0)
             yield emit(board, occluded=True, dt=0.5)  # picked up again
             script.events.append(f"turn {turn}: {COLOURS[1 - player]} rolled out of turn")
             script.fouls.append(("out_of_turn", COLOURS[1 - player], turn))
@@ -159,7 +178,7 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
         half = _half(script, player)
         early_board = _moved_early(position, player) if turn == script.moved_before_roll_turn else None
         if early_board is not None:
-            rolled = [_die(dice[0], half), _die(dice[1], half)]
+            rolled = thrown(_die(dice[0], half), _die(dice[1], half))
             yield emit(early_board, dt=1.0)  # a checker moved, no dice rolled yet
             yield emit(early_board, occluded=True, dt=0.5)  # the cup
             yield emit(early_board, rolled, dt=1.0)
@@ -169,19 +188,19 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
             script.fouls.append(("moved_before_roll", COLOURS[player], turn))
             continue
         if turn == script.cocked_die_turn:
-            yield emit(board, [_die(dice[0], half), _die(dice[1], half, flat=False)], dt=1.0)
+            yield emit(board, thrown(_die(dice[0], half), _die(dice[1], half, flat=False)), dt=1.0)
             yield emit(board, occluded=True, dt=0.5)
             script.events.append(f"turn {turn}: cocked die, rolled again")
             script.fouls.append(("cocked", COLOURS[player], turn))
             dice = (rng.randint(1, 6), rng.randint(1, 6))
         if turn == script.wrong_half_turn:
             other_half = _half(script, 1 - player)
-            yield emit(board, [_die(dice[0], half), _die(dice[1], other_half)], dt=1.0)  # one die over the bar
+            yield emit(board, thrown(_die(dice[0], half), _die(dice[1], other_half)), dt=1.0)  # one die over the bar
             yield emit(board, occluded=True, dt=0.5)
             script.events.append(f"turn {turn}: a die rolled into the opponent's half, rolled again")
             script.fouls.append(("wrong_half", COLOURS[player], turn))
             dice = (rng.randint(1, 6), rng.randint(1, 6))
-        yield emit(board, [_die(dice[0], half), _die(dice[1], half)], dt=1.0)
+        yield emit(board, thrown(_die(dice[0], half), _die(dice[1], half)), dt=1.0)
 
 
 def _moved_early(position: Position, player: int) -> Board | None:

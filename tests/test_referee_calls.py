@@ -113,17 +113,30 @@ def test_show_calls_names_what_is_missing(tmp_path: Path, capsys: pytest.Capture
     assert "no calls.jsonl" in capsys.readouterr().err
 
 
-def test_a_play_made_before_rolling_and_put_back_is_called_but_a_nudged_checker_is_not() -> None:
+@pytest.mark.parametrize("hops", [((24, 18), (13, 10)), ((6, 5),)], ids=["a whole 6-3 play", "one checker a pip"])
+def test_checkers_moved_before_rolling_then_put_back_are_called(hops: tuple[tuple[int, int], ...]) -> None:
     from test_referee_recovery import light_to_roll
 
     t = light_to_roll()
     standing = t.board()
-    out = t.see(t.after((24, 18), (13, 10)))  # a whole 6-3 play, and no die anywhere
+    out = t.see(t.after(*hops))  # moved, and no die anywhere
     assert out.events == () and not out.calls
     out = t.see(standing)  # put back before any roll: Bob was moving before rolling
     assert [(c.kind, c.player) for c in out.calls] == [("moved_before_roll", 1)]
+    assert out.events == ()
+
+
+def test_a_checker_seen_moved_back_then_as_it_stood_is_no_call() -> None:
+    """Backwards is no move a player makes: a misreading."""
+    from test_referee_recovery import light_to_roll
+
+    from engine.board import Board
+
     t = light_to_roll()
     standing = t.board()
-    t.see(t.after((6, 5)))  # one checker a pip over (a nudge, or a misreading): no roll's play
+    points = list(standing.points)
+    points[18] += 1  # one of Bob's checkers on his 6-point (Ann's 19) ...
+    points[17] -= 1  # ... read on his 7-point (Ann's 18), behind it
+    t.see(Board(tuple(points), standing.bar))
     out = t.see(standing)
     assert out.calls == () and out.events == ()

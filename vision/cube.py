@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -12,25 +11,11 @@ from numpy.typing import NDArray
 from vision.blobs import WhiteBlob, _densest_square, _densest_squares, _morph, white_blobs, white_mask
 from vision.calibration import Calibration
 from vision.config import ReaderConfig
+from vision.cube_cnn import CROP_SPAN, CUBE_FACES, load_cube_reader
 from vision.geometry import BoardGeometry, half_of, side_of
-from vision.numerals import numeral_mask
 from vision.windows import OutlineBand, Warp, _crop, _on_canonical, _remap_window, outline_bands, window_maps
 
 Image = NDArray[np.uint8]
-
-
-CUBE_FACES = (2, 4, 8, 16, 32, 64)
-
-
-@lru_cache(maxsize=4)
-def cube_templates(size: int, thickness: int) -> tuple[tuple[int, NDArray[np.float32]], ...]:
-    """Ink masks of the cube's numerals (upright and turned by quarter turns)."""
-    out = []
-    for face in CUBE_FACES:
-        t = cv2.GaussianBlur(numeral_mask(str(face), size, thickness), (3, 3), 0)
-        for r in range(4):
-            out.append((face, np.ascontiguousarray(np.rot90(t, r))))
-    return tuple(out)
 
 
 def _cube_centre(cfg: ReaderConfig, bright: NDArray[np.uint8], blob: WhiteBlob) -> tuple[float, float]:
@@ -103,11 +88,11 @@ def face_square(cfg: ReaderConfig, face: NDArray[np.uint8], centre: tuple[float,
 
 def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob, bright: NDArray[np.uint8],
               detail: Warp | None = None) -> dict[str, Any]:
-    """The cube's face value by matching numeral templates, turned as the cube's outline is.
+    """The cube's face value read by the learned face reader (:func:`_read_numeral`).
 
     Read on a patch of the camera image around the blob, so a cube whose top overhangs the
     board's outline is read whole; where the outline cuts the blob, the face is looked for on
-    the patch, at the few likeliest places, and the one whose numeral matches best is kept. The patch is
+    the patch, at the few likeliest places, and the one whose numeral reads most surely is kept. The patch is
     cut from ``detail`` (the canonical image's warp at ``detail_px_per_mm``) where that covers it.
     """
     fine = cfg.detail()  # the patch's resolution
@@ -137,7 +122,7 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
     if not places:  # the face lies past the camera's image: nothing to read
         return {"value": None, "position": None, "confidence": 0.0, "xy_mm": [round(blob.centre[0], 1), round(blob.centre[1], 1)]}
     best, best_face, (px, py) = -1.0, None, places[0]
-    for p in places:  # likeliest first; a numeral matched this well is not bettered at a less likely place
+    for p in places:  # likeliest first; a numeral read this surely is not bettered at a less likely place
         score, value = _read_numeral(fine, patch, face, blob, p)
         if score > best:
             best, best_face, (px, py) = score, value, p
@@ -162,66 +147,31 @@ def _share_seen(seen: NDArray[np.float32], at: tuple[float, float], edge: float)
 
 def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob: WhiteBlob,
                   at: tuple[float, float]) -> tuple[float, int | None]:
-    """(best template correlation, its face) of the cube's face centred at patch pixel ``at``."""
-    ppm = cfg.px_per_mm
-    px, py = at
-    side = cfg.geometry.cube_edge * ppm * cfg.cube_crop
-    size = int(round(cfg.geometry.cube_edge * ppm))
-    margin = int(round(size * cfg.cube_search))
-    templates = cube_templates(size, max(1, int(round(ppm))))
-    best, best_face = -1.0, None
-    turns = [(blob.angle + 45.0) % 90.0 - 45.0]  # the square's own turn (mod 90°): the numeral is upright in one of four
-    square = face_square(cfg, face, (px, py))
-    if square is not None and abs((square[0] - turns[0] + 45.0) % 90.0 - 45.0) > max(cfg.cube_angles):
-        turns.append(square[0])  # the face's outline disagrees with the blob's: try both
-    out = size + 2 * margin  # the crop's side in pixels, and what it spans on the patch
-    span = (side * out / size,) * 2
-    hull = None if square is None else square[1] * 255
-
-    def ink_at(angle: float) -> NDArray[np.float32]:
-        crop = _crop(patch, (px, py), span, angle, out)
-        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        paper = float(np.percentile(grey, 90))
-        ink = np.clip((paper - grey) / max(paper * cfg.cube_ink_depth, 1.0), 0, 1).astype(np.float32)
-        if hull is not None:  # the wood or leather past the face's edge is no numeral's ink
-            ink *= _crop(hull, (px, py), span, angle, out) > 127
-        return ink
-
-    def match(ink: NDArray[np.float32], k: int) -> float:
-        return float(cv2.matchTemplate(ink, templates[k][1], cv2.TM_CCOEFF_NORMED).max())
-
-    upright = ink_at(turns[0])
-    if pip_spots(cfg, upright) > cfg.cube_max_spots:
-        return 0.0, None  # a die's face: a six's pips match "64" about as well as a numeral half-seen
-    for i, turn in enumerate(turns):
-        # every numeral at the outline's own turn; then the small turns about it for the likeliest few only
-        # (a numeral that fits badly upright does not fit well 5° off it), unless one already fits surely
-        ink = ink_at(turn) if i else upright
-        scores = [match(ink, k) for k in range(len(templates))]
-        likely = sorted(range(len(templates)), key=lambda k: -scores[k])[:cfg.cube_refine]
-        for d in cfg.cube_angles:
-            if d and scores[likely[0]] < cfg.cube_stop:
-                ink = ink_at(turn + d)
-                for k in likely:
-                    scores[k] = max(scores[k], match(ink, k))
-        k = int(np.argmax(scores))
-        if scores[k] > best:
-            best, best_face = scores[k], templates[k][0]
-        if best >= cfg.cube_stop:
-            break
-    return best, best_face
-
-
-def pip_spots(cfg: ReaderConfig, ink: NDArray[np.float32]) -> int:
-    """How many spots of ink on a face crop are pips: round, of a pip's size (``cube_pip_area``), clear of
-    the crop's edge. A numeral's ink is one or two glyphs, each larger; a die's face shows up to six pips."""
-    low, high = (a * cfg.px_per_mm ** 2 for a in cfg.cube_pip_area)
-    _, _, stats, _ = cv2.connectedComponentsWithStats((ink > 0.5).astype(np.uint8), connectivity=8)
-    side = ink.shape[0]
-    # round: at most 1.6 times as long as wide, filling over half its box (a disc fills 0.79, a stroke's bend less)
-    return sum(1 for x, y, w, h, area in stats[1:]
-               if low <= area <= high and max(w, h) <= 1.6 * min(w, h) and area >= 0.55 * w * h
-               and x > 0 and y > 0 and x + w < side and y + h < side)
+    """(probability, face value) of the cube's face centred near patch pixel ``at``, read by the learned
+    reader (``vision.cube_cnn``: any typeface, any turn) on crops turned as the blob's outline and, where
+    the light face's own outline is a square, as that square and about its centre; unless one reads
+    ``cube_stop`` surely, also ``cube_search`` of an edge about ``at`` (a face the light mask sees only in
+    part misplaces its centre). The surest reading stands. (0.0, None) when what lies there is no cube's face (a die's, wood, a blank square)."""
+    edge = cfg.geometry.cube_edge * cfg.px_per_mm
+    span = (edge * CROP_SPAN,) * 2
+    out = int(round(span[0]))
+    views = [(at, (blob.angle + 45.0) % 90.0 - 45.0)]
+    square = face_square(cfg, face, at)
+    if square is not None:  # the face's square, where it lies and as it is turned (a blob's outline is bent by highlights)
+        m = cv2.moments(square[1], binaryImage=True)
+        if m["m00"] > 0:
+            views.append(((m["m10"] / m["m00"], m["m01"] / m["m00"]), square[0]))
+    reader = load_cube_reader()
+    probs = reader.probabilities([_crop(patch, c, span, angle, out) for c, angle in views])
+    if probs[:, 1:].max() < cfg.cube_stop:  # not sure at the centre: the places about it too
+        step = cfg.cube_search * edge
+        around = [((at[0] + dx * step, at[1] + dy * step), views[0][1]) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+        probs = np.concatenate([probs, reader.probabilities([_crop(patch, c, span, angle, out) for c, angle in around])])
+    best = probs[int(np.argmax(probs[:, 1:].max(axis=1)))]
+    k = int(np.argmax(best[1:])) + 1
+    if best[k] <= best[0]:
+        return 0.0, None
+    return float(best[k]), CUBE_FACES[k - 1]
 
 
 def _is_centre(cfg: ReaderConfig, xy: tuple[float, float]) -> bool:

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice_cnn import ConvFaceModel, load_cnn
+from vision.dice_cnn import ConvFaceModel, load_cnn, load_die_guard
 from vision.dice_config import DiceConfig as DiceConfig, _odd, count_pips  # DiceConfig re-exported: part of vision.dice's surface
 from vision.dice_model import face_features, load_face_model
 
@@ -367,7 +367,9 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
             kept = _surest(cnn, image, kept, cfg)
         groups = [[_face_crop(image, c, inset)[0] for c in k[2][:cfg.value_crops] for inset in cfg.value_insets] for k in kept]
         read = cnn.read_groups(groups, cfg.value_turns)
-        kept = [(*k[:4], r) for k, r in zip(kept, read)]
+        guard = load_die_guard()  # a network fitted with hard negatives: laptop keys, labels, side faces, parts of dice
+        doubt = guard.read_groups(groups, cfg.value_turns)[:, 0] if guard is not None and groups else np.zeros(len(kept))
+        kept = [(*k[:4], r) for k, r, d in zip(kept, read, doubt) if d < cfg.guard_not_die]
     dice: list[Die] = []
     for _, _, contours, face, votes in kept:
         if cnn is not None and votes[0] >= cfg.value_not_die:

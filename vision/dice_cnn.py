@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 CNN_PATH = Path(__file__).with_name("dice_cnn.json")
+GUARD_PATH = Path(__file__).with_name("dice_guard.json")  # a network of the same form fitted with hard negatives
 INPUT_SIDE = 32
 DIST_SCALE = 60.0  # Lab distance that maps to 1.0
 PEAK_FLOOR = 8.0  # added to the peak distance before dividing by it (plain faces stay dark)
@@ -144,3 +145,10 @@ def load_cnn(path: Path = CNN_PATH) -> ConvFaceModel | None:
     if not path.exists():
         return None
     return ConvFaceModel.from_json(json.loads(path.read_text()))
+
+
+@lru_cache(maxsize=1)
+def load_die_guard(path: Path = GUARD_PATH) -> ConvFaceModel | None:
+    """The die-or-not guard (``benchmarks/bench_dice_cnn_torch.py --negatives``: the train photos' candidates
+    and drawn laptop keys, labels, side faces and parts of dice as 'not a die'), or None if absent."""
+    return load_cnn.__wrapped__(path)

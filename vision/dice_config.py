@@ -59,6 +59,7 @@ class DiceConfig:
     square_aspect: float = 1.25  # ... proposals at least this elongated, are read first in
     pick_turns: int = 1  # ... this many turns, and the value_crops read most surely (top value probability) are kept
     value_not_die: float = 0.5  # a die whose averaged 'not a die' probability from the convolutional reader reaches this is dropped
+    guard_not_die: float = 0.5  # ... or whose 'not a die' probability from the guard network (``vision/dice_guard.json``) does
 
 
 def _odd(n: int) -> int:

@@ -1,7 +1,7 @@
-"""The doubling cube's numerals as ink masks (OpenCV's Hershey Duplex face).
+"""The doubling cube's numerals as ink masks (OpenCV's Hershey Duplex face), for the project's renderers.
 
-The renderer prints the cube with these glyphs and the reader matches them; a real cube's
-typeface differs, so a real set needs its own templates (see the report in issue 4).
+The reader does not use them: it reads the cube with a network trained on other typefaces
+(``vision.cube_cnn``), with this face held out.
 """
 
 from __future__ import annotations

@@ -1,0 +1,81 @@
+"""How well the board reader reads the cube's face in typefaces it never saw.
+
+    .venv/bin/python benchmarks/bench_cube_faces.py [--n 300] [--seed 5] [--families held|train|all]
+
+Draws patches around a cube's face (``benchmarks/cube_faces.py``: an ivory face with a numeral in
+a system typeface, any quarter turn or any turn, lamp, blur, noise, JPEG), cut as the reader cuts
+them (2.6 face edges across, 2 px per mm), and reads each with the reader's own
+``vision.cube._read_numeral`` (whichever method the checkout has). Prints, per typeface family,
+the share of cube faces read as the right value, the share of die faces wrongly taken for a cube,
+and the median time per read. The held-out families (``cube_faces.HELD_OUT`` and OpenCV's
+Hershey faces) never reached training or tuning of ``vision/cube_cnn.onnx``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import cube_faces  # noqa: E402
+from vision.config import ReaderConfig  # noqa: E402
+from vision.blobs import WhiteBlob  # noqa: E402
+from vision.cube import _face_mask, _read_numeral  # noqa: E402
+
+PATCH_EDGES = 2.6  # the reader's patch around a whole cube: 2 x cube_patch (1.3) edges
+
+
+def read_patch(cfg: ReaderConfig, patch: np.ndarray) -> int | None:
+    edge = cfg.geometry.cube_edge
+    blob = WhiteBlob((0.0, 0.0), (edge, edge), 0.0, np.zeros((0, 1, 2), np.int32), (200.0, 128.0, 128.0), 1.0)
+    mid = (patch.shape[1] - 1) / 2
+    return _read_numeral(cfg, patch, _face_mask(cfg, patch), blob, (mid, mid))[1]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=300, help="cube faces per family")
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--families", choices=("held", "train", "all"), default="held")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    cfg = ReaderConfig().detail()
+    side = int(round(PATCH_EDGES * cfg.geometry.cube_edge * cfg.px_per_mm))
+    train, held = cube_faces.split_families()
+    fams = {"held": held, "train": train, "all": held + train}[args.families]
+    times: list[float] = []
+    totals = [0, 0]
+    print(f"cube faces, {args.n} per typeface family, patches {side} px ({PATCH_EDGES} face edges at {cfg.px_per_mm} px/mm), seed {args.seed}")
+    for i, fam in enumerate(fams):
+        rng = np.random.default_rng([args.seed, i])
+        right = 0
+        for _ in range(args.n):
+            label = int(rng.integers(1, 7))
+            patch = cube_faces.draw_crop(rng, label, [fam], side, PATCH_EDGES)
+            t0 = time.process_time()
+            value = read_patch(cfg, patch)
+            times.append(time.process_time() - t0)
+            right += value == cube_faces.FACES[label - 1]
+        totals[0] += right
+        totals[1] += args.n
+        tag = " (held out)" if fam in held else ""
+        print(f"  {fam:24s} cube value right {100 * right / args.n:6.2f}%{tag}", flush=True)
+    print(f"  all {len(fams)} families: {100 * totals[0] / totals[1]:.2f}% ({totals[0]}/{totals[1]})")
+    rng = np.random.default_rng([args.seed, 999])
+    dice = [cube_faces.draw_crop(rng, 0, train, side, PATCH_EDGES) for _ in range(args.n)]
+    taken = sum(read_patch(cfg, p) is not None for p in dice)
+    print(f"  patches with no cube face (die faces, blank squares, wood) read as a cube: {100 * taken / len(dice):.2f}%")
+    print(f"  median time per read: {1000 * float(np.median(times)):.1f} ms of CPU")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""A small learned reader of the doubling cube's face: crop -> (no cube face, 2, 4, 8, 16, 32, 64).
+
+A convolutional network over the grey crop of the cube's top face (the face's centre in the middle,
+the crop turned as the face's outline, ``CROP_SPAN`` face edges across), trained on faces drawn with
+28 typefaces in many styles (``benchmarks/train_cube.py``; typefaces C059, URW Gothic, Linux
+Libertine, Cantarell and OpenCV's Hershey faces held out). It reads a numeral at any turn; the four
+quarter turns of the crop are read and averaged. Runs with OpenCV's ``dnn`` from ``cube_cnn.onnx``
+next to this module; nothing is downloaded, torch is not needed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+MODEL_PATH = Path(__file__).with_name("cube_cnn.onnx")
+CUBE_FACES = (2, 4, 8, 16, 32, 64)
+CROP_SPAN = 1.25  # the crop's side, in face edges
+INPUT_SIDE = 40
+
+
+def cube_input(crop: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """(INPUT_SIDE, INPUT_SIDE) input of a square BGR (or grey) crop of any size: lightness relative
+    to the face's own, 0 at its ivory and -1 at its ink (the middle's lightest and darkest), so that a
+    faint numeral on a face beside dark wood keeps its contrast."""
+    grey = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, (INPUT_SIDE, INPUT_SIDE), interpolation=cv2.INTER_AREA).astype(np.float32)
+    m = INPUT_SIDE // 4
+    lo, hi = np.percentile(small[m:-m, m:-m], (3, 97))
+    return np.clip((small - hi) / max(float(hi - lo), 12.0), -3.0, 1.5).astype(np.float32)
+
+
+class CubeReader:
+    """The network, loaded once; ``probabilities`` of crops, each averaged over its four quarter turns."""
+
+    def __init__(self, path: Path = MODEL_PATH) -> None:
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+
+    def probabilities(self, crops: list[NDArray[np.uint8]]) -> NDArray[np.float32]:
+        """(len(crops), 7): class 0 is 'no cube face', class k the face ``CUBE_FACES[k - 1]``."""
+        if not crops:
+            return np.zeros((0, 7), np.float32)
+        xs = [np.rot90(cube_input(c), k) for c in crops for k in range(4)]
+        self.net.setInput(np.ascontiguousarray(np.stack(xs)[:, None], np.float32))
+        z = self.net.forward().reshape(len(crops), 4, -1)
+        e = np.exp(z - z.max(axis=2, keepdims=True))
+        return (e / e.sum(axis=2, keepdims=True)).mean(axis=1).astype(np.float32)
+
+    def read(self, crop: NDArray[np.uint8]) -> tuple[int | None, float]:
+        """(face value or None when no cube face, probability of that value)."""
+        p = self.probabilities([crop])[0]
+        k = int(np.argmax(p[1:])) + 1
+        return (CUBE_FACES[k - 1] if p[k] > p[0] else None), float(p[k])
+
+
+@lru_cache(maxsize=1)
+def load_cube_reader(path: Path = MODEL_PATH) -> CubeReader:
+    return CubeReader(path)
