@@ -52,6 +52,7 @@ from engine.position import Position, PositionError
 from firmware_bridge.signals import SignalKind
 
 from .seating import HALVES, Seating
+from .trust import TRUST
 
 COLOURS = ("dark", "light")
 
@@ -89,7 +90,7 @@ class Settings:
 # --- what the camera saw ------------------------------------------------------------
 
 
-SURE = 0.6  # a die's or point's confidence (0..1) below this is vision unsure
+SURE = TRUST.sure  # below this a die's or point's confidence (0..1) is vision unsure (referee.trust)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +135,7 @@ class Seen:
         )
         cube = reading.get("cube") or None
         unsure = frozenset(
-            i + 1 for i, c in enumerate((reading.get("confidence") or {}).get("points") or []) if c is not None and c < 0.6
+            i + 1 for i, c in enumerate((reading.get("confidence") or {}).get("points") or []) if c is not None and c < SURE
         )
         occluded = tuple(reading.get("occluded") or ())
         if occluded:
@@ -339,8 +340,8 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
 
 # --- what can physically have happened ---------------------------------------------------
 
-UNSURE_RUN = 3  # impossible readings in a row before the players are asked to look
-NEAR = 1  # checkers a reading may be off by and still be taken for the board the rules allow
+UNSURE_RUN = TRUST.unsure_run  # impossible readings in a row before a look is asked (referee.trust)
+NEAR = TRUST.near  # checkers an impossible reading may be off by (referee.trust)
 
 
 def _distance(a: Board, b: Board) -> int:
