@@ -294,11 +294,13 @@ def parse_paths(text: str) -> list[Path]:
     """
     paths: list[Path] = []
     for token in text.replace(",", " ").split():
-        paths.append(_parse_path(token, text))
+        paths.append(parse_path(token, text))
     return paths
 
 
-def _parse_path(token: str, text: str) -> Path:
+def parse_path(token: str, text: str, forward: bool = True) -> Path:
+    """One written move (``24/18*/13``, ``13/11(2)``) of ``text``; ``forward=False``
+    also takes a checker moved backwards (``23/bar``), as a record may hold one."""
     count = 1
     body = token
     if body.endswith(")") and "(" in body:
@@ -322,7 +324,7 @@ def _parse_path(token: str, text: str) -> Path:
             n = int(name)
         else:
             raise PlayError(f"{part!r} in {text!r} is not a point (1-24, bar or off)")
-        if points and n >= points[-1]:
+        if forward and points and n >= points[-1]:
             raise PlayError(f"{token!r} in {text!r} does not move forward")
         points.append(n)
         if hit:

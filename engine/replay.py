@@ -35,6 +35,7 @@ from .plays import (
     PlayError,
     after_written,
     mover_side_after,
+    parse_path,
     parse_paths,
     parse_play,
 )
@@ -222,25 +223,8 @@ def read_movement(text: str) -> list[tuple[int, int, frozenset[int], int]]:
     on text that is not moves (a damaged record)."""
     out = []
     for token in text.replace(",", " ").split():
-        body, count = token, 1
-        if body.endswith(")") and "(" in body:
-            body, _, repeat = body[:-1].partition("(")
-            if not repeat.isdigit() or not 1 <= int(repeat) <= 4:
-                raise PlayError(f"bad repeat {token!r} in {text!r}")
-            count = int(repeat)
-        parts = body.split("/")
-        if len(parts) < 2:
-            raise PlayError(f"{token!r} in {text!r} is not a move like 13/11")
-        points, hits = [], set()
-        for part in parts:
-            name = part.rstrip("*").lower()
-            point = 25 if name == "bar" else 0 if name == "off" else int(name) if name.isdigit() and int(name) <= 25 else None
-            if point is None:
-                raise PlayError(f"{part!r} in {text!r} is not a point (1-24, bar or off)")
-            points.append(point)
-            if part.endswith("*"):
-                hits.add(point)
-        out.append((points[0], points[-1], frozenset(hits | {points[-1]}), count))
+        path = parse_path(token, text, forward=False)
+        out.append((path.points[0], path.points[-1], path.hits | {path.points[-1]}, path.count))
     return out
 
 
