@@ -172,7 +172,7 @@ class RefereeService:
                 args = ("dark",)  # the opening roll: both roll again; one seat light is enough
             self.signals.show(signal.kind, *args)
 
-    def record(self) -> record_model.Match:
+    def record(self) -> record_model.RecordedMatch:
         """The match record so far."""
         return record_from_events(self.settings.players, self.settings.rules, self.events)
 
