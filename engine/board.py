@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from .colour import Colour
 from .position import CHECKERS, Position, PositionError
 
-DARK = 0
-LIGHT = 1
-COLOURS = ("dark", "light")
+DARK = Colour.DARK.player  # the engine's numbers for the colours (engine.colour)
+LIGHT = Colour.LIGHT.player
 
 
 @dataclass(frozen=True, slots=True)

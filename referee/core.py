@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from engine.board import Board
+from engine.colour import COLOURS
 from engine.game import (
     AcceptIllegal,
     Double,
@@ -54,7 +55,6 @@ from firmware_bridge.signals import SignalKind
 from .seating import HALVES, Seating
 from .trust import TRUST
 
-COLOURS = ("dark", "light")
 
 
 class Mode(enum.Enum):

@@ -100,6 +100,9 @@ def test_colours_and_the_engines_players():
     assert Colour.DARK.player == 0 and Colour.LIGHT.other is Colour.DARK and Colour("light") is Colour.LIGHT
     with pytest.raises(ValueError):
         Colour.of_player(2)
+    from engine import Colour as EngineColour
+
+    assert Colour is EngineColour  # one Colour: the engine's, re-exported by vision.reading
 
 
 def test_the_readers_output_on_a_rendered_start_is_a_valid_reading(calibrated):

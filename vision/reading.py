@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
+from engine.colour import Colour  # the engine's: players are one type everywhere
+
 T = TypeVar("T")
 
 POINTS = 24
@@ -27,29 +29,6 @@ OURS = ("confidence", "occluded")  # fields our reader adds, typed here
 
 class ReadingError(ValueError):
     """A board reading that breaks the contract; the message names the field."""
-
-
-class Colour(StrEnum):
-    """A player's colour: dark (olive inlay, player 1, moves 24 → 1) or light."""
-
-    DARK = "dark"
-    LIGHT = "light"
-
-    @property
-    def player(self) -> int:
-        """The engine's player number: 0 for dark, 1 for light."""
-        return 0 if self is Colour.DARK else 1
-
-    @property
-    def other(self) -> Colour:
-        return Colour.LIGHT if self is Colour.DARK else Colour.DARK
-
-    @classmethod
-    def of_player(cls, player: int) -> Colour:
-        """The colour of the engine's player ``player`` (0 or 1)."""
-        if player not in (0, 1):
-            raise ValueError(f"a player is 0 (dark) or 1 (light), not {player!r}")
-        return cls.DARK if player == 0 else cls.LIGHT
 
 
 class Half(StrEnum):
