@@ -32,6 +32,7 @@ from vision.config import ReaderConfig
 from vision.errors import BoardNotFoundError, CalibrationError, StartPositionNotFoundError
 from vision.geometry import START_POINTS
 from vision.profiles import lab8_image
+from vision.reading import Reading
 from vision.read import (TopFace, WhiteBlob, camera_view, counts_as_die, greyer_than_dice, lit_as_board, normalise_light,
                          one_is_a_pip, rim_evidence, rim_strengths, rims_weighed, same_face, tipped_read_stands)
 from vision.sources import read_image
@@ -43,7 +44,7 @@ FRAMES = ("frame01.jpg", "frame02.jpg", "frame03.jpg")
 Calibrated = Callable[..., Calibration]  # the shared ``calibrated`` fixture (tests/conftest.py)
 
 
-def _reading(calibrated: Calibrated, name: str) -> dict[str, Any]:
+def _reading(calibrated: Calibrated, name: str) -> Reading:
     return BoardReader(calibrated(DATA / "start.jpg"))(read_image(DATA / name))
 
 
@@ -75,7 +76,7 @@ def test_fixture_set_is_small_and_complete() -> None:
 
 
 def test_calibration_succeeds_and_reads_the_start_position_back(calibrated: Calibrated) -> None:
-    reading = _reading(calibrated, "start.jpg")
+    reading = _reading(calibrated, "start.jpg").to_json()
     assert reading["points"] == list(START_POINTS)
     assert reading["bar"] == {"dark": 0, "light": 0}
     assert reading["off"] == {"dark": 0, "light": 0}
@@ -100,7 +101,7 @@ def test_an_image_of_the_empty_board_teaches_the_points_the_start_covers(calibra
     assert np.array_equal(learnt.background[bare], cal.background[bare])
     reader = BoardReader(learnt)
     for name in ("empty.jpg", "start.jpg", *FRAMES):
-        assert reader(read_image(DATA / name))["points"] == _truth(name)["points"], name
+        assert reader(read_image(DATA / name)).to_json()["points"] == _truth(name)["points"], name
 
 
 def test_an_empty_board_image_that_is_not_empty_or_not_the_same_camera_is_refused(calibrated: Calibrated) -> None:
@@ -119,7 +120,7 @@ def test_a_live_frame_of_the_bare_board_is_learnt_once(calibrated: Calibrated, t
     assert isinstance(learnt, Calibration) and learnt.bare_board_seen
     assert learn_bare_board(learnt, empty, _reading(calibrated, "empty.jpg")) is None  # once and for all
     # a bare-looking reading of a frame that is not bare (a reader fooled) is refused with the reason
-    fooled = dict(_reading(calibrated, "empty.jpg"))
+    fooled = _reading(calibrated, "empty.jpg")
     refused = learn_bare_board(cal, frame, fooled)
     assert isinstance(refused, str) and "does not show the empty board" in refused
     path = tmp_path / "c.json"
@@ -132,14 +133,18 @@ def test_a_live_frame_of_the_bare_board_is_learnt_once(calibrated: Calibrated, t
 
 
 def test_what_counts_as_a_bare_board() -> None:
-    bare = {"points": [0] * 24, "bar": {"dark": 0, "light": 0}, "dice": [], "occluded": [], "cube": {"value": 1, "position": "centre"}}
-    assert looks_bare(bare)
-    one_start_point = dict(bare, points=[0] * 11 + [-1] + [0] * 12)  # point 12 holds five at the start
+    bare = {"points": [0] * 24, "bar": {"dark": 0, "light": 0}, "off": {"dark": None, "light": None}, "dice": [], "occluded": [],
+            "cube": {"value": 1, "position": "centre"}}
+
+    def board(**changes: Any) -> Reading:
+        return Reading.from_json({**bare, **changes})
+    assert looks_bare(board())
+    one_start_point = board(points=[0] * 11 + [-1] + [0] * 12)  # point 12 holds five at the start
     assert looks_bare(one_start_point) and not looks_bare(one_start_point, borrowed_may_differ=False)
-    assert not looks_bare(dict(bare, points=[0, 1] + [0] * 22))  # point 2 is bare at the start: its look is its own
-    assert not looks_bare(dict(bare, bar={"dark": 1, "light": 0}))
-    assert not looks_bare(dict(bare, occluded=["point:3"]))
-    assert not looks_bare(dict(bare, dice=[{"value": 3, "flat": True, "half": "home"}]))
+    assert not looks_bare(board(points=[0, 1] + [0] * 22))  # point 2 is bare at the start: its look is its own
+    assert not looks_bare(board(bar={"dark": 1, "light": 0}))
+    assert not looks_bare(board(occluded=["point:3"]))
+    assert not looks_bare(board(dice=[{"value": 3, "flat": True, "half": "home"}]))
 
 
 def test_cli_calibrate_with_the_empty_board(tmp_path: Path) -> None:
@@ -155,7 +160,7 @@ def test_cli_calibrate_with_the_empty_board(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", FRAMES)
 def test_checkers_on_points_and_bar(calibrated: Calibrated, name: str) -> None:
-    reading, truth = _reading(calibrated, name), _truth(name)
+    reading, truth = _reading(calibrated, name).to_json(), _truth(name)
     assert reading["points"] == truth["points"]
     assert reading["bar"] == truth["bar"]
     assert reading["off"] == truth["off"]
@@ -167,17 +172,17 @@ def test_dice_values_and_halves(calibrated: Calibrated, name: str) -> None:
     def key(d: dict[str, Any]) -> tuple[int, str]:
         return (d["value"], d["half"])
 
-    assert sorted(map(key, _reading(calibrated, name)["dice"])) == sorted(map(key, _truth(name)["dice"]))
+    assert sorted(map(key, _reading(calibrated, name).to_json()["dice"])) == sorted(map(key, _truth(name)["dice"]))
 
 
 @pytest.mark.parametrize("name", FRAMES)  # frame02's die leans on the frame, tipped 28° but with a square-looking top
 def test_dice_flat_or_cocked(calibrated: Calibrated, name: str) -> None:
-    assert sorted(d["flat"] for d in _reading(calibrated, name)["dice"]) == sorted(d["flat"] for d in _truth(name)["dice"])
+    assert sorted(d["flat"] for d in _reading(calibrated, name).to_json()["dice"]) == sorted(d["flat"] for d in _truth(name)["dice"])
 
 
 @pytest.mark.parametrize("name", FRAMES)  # frame03's cube on the frame overhangs the board's outline: read on a patch of the image
 def test_cube(calibrated: Calibrated, name: str) -> None:
-    assert _reading(calibrated, name)["cube"] == _truth(name)["cube"]
+    assert _reading(calibrated, name).to_json()["cube"] == _truth(name)["cube"]
 
 
 def _fixture(name: str) -> tuple[Path, dict[str, Any]]:
@@ -197,16 +202,16 @@ def _fixed(calibrated: Calibrated, name: str, frame: str, dice: list[tuple[Any, 
     """A fixture's frame that the reader reads right (its ``dice`` and halves, and every other field), and that the
     reader set as ``before`` read with ``missed`` dice: the miss the fixture keeps. Its calibration and image."""
     cal, image, want = _fixture_frame(calibrated, name, frame)
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == dice
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
-    assert _dice_and_halves(BoardReader(cal, before)(image)) == missed
+    assert _dice_and_halves(BoardReader(cal, before)(image).to_json()) == missed
     return cal, image
 
 
 def _fixture_reading(calibrated: Calibrated, name: str, frame: str) -> tuple[dict[str, Any], dict[str, Any]]:
     cal, image, want = _fixture_frame(calibrated, name, frame)
-    return BoardReader(cal)(image), want
+    return BoardReader(cal)(image).to_json(), want
 
 
 def test_light_checkers_on_orange_leather_under_a_hotspot(calibrated: Calibrated) -> None:
@@ -231,8 +236,8 @@ def test_rims_tell_light_checkers_on_orange_points_under_a_warm_lamp(calibrated:
     missed = 0
     for frame, point in (("frame03.jpg", 24), ("frame05.jpg", 4)):
         image, want = read_image(folder / frame), truth[frame]["reading"]
-        missed += colour_only(image)["points"][point - 1] != want["points"][point - 1]
-        reading = with_rims(image)
+        missed += colour_only(image).to_json()["points"][point - 1] != want["points"][point - 1]
+        reading = with_rims(image).to_json()
         assert reading["points"] == want["points"] and reading["bar"] == want["bar"]
     assert missed  # the miss this fixture keeps (OpenCV 5 reads frame05's point 4 right by colour alone)
 
@@ -252,8 +257,8 @@ def test_rims_outweigh_a_borrowed_look_at_a_bare_corner_point() -> None:
     default = BoardReader(calibrate(CalibrationConfig(), start))
     for frame in ("frame04.jpg", "frame07.jpg"):
         image, want = read_image(folder / frame), truth[frame]["reading"]
-        assert want["points"][0] == 0 and unweighed(image)["points"][0] < 0  # the miss this fixture keeps: light checkers there
-        for reading in (reader(image), default(image)):
+        assert want["points"][0] == 0 and unweighed(image).to_json()["points"][0] < 0  # the miss this fixture keeps: light checkers there
+        for reading in (reader(image).to_json(), default(image).to_json()):
             assert reading["points"] == want["points"] and reading["bar"] == want["bar"]
 
 
@@ -327,8 +332,8 @@ def _dice_kept_and_mended(calibrated: Calibrated, name: str, frame: str, *offs: 
     folder, truth = _fixture(name)
     cal = calibrated(folder / "start.jpg")
     image, want = read_image(folder / frame), truth[frame]["reading"]
-    without = [_dice(BoardReader(cal, replace(ReaderConfig(), **off))(image)) for off in offs]
-    return _dice(want), without, BoardReader(cal)(image), want
+    without = [_dice(BoardReader(cal, replace(ReaderConfig(), **off))(image).to_json()) for off in offs]
+    return _dice(want), without, BoardReader(cal)(image).to_json(), want
 
 
 def test_a_cocked_die_whose_side_face_is_too_dim_for_the_white_test_is_found_cocked(calibrated: Calibrated) -> None:
@@ -460,9 +465,9 @@ def test_rims_vouch_for_a_cluster_of_stacks_the_dim_lamp_leaves_poorly_explained
     start = read_image(folder / "start.jpg")
     cal = calibrate(CalibrationConfig(inlay_parts=False), start)
     image, want = read_image(folder / "frame02.jpg"), truth["frame02.jpg"]["reading"]
-    unvouched = BoardReader(cal, replace(ReaderConfig(), rim_vouch=0.0))(image)
+    unvouched = BoardReader(cal, replace(ReaderConfig(), rim_vouch=0.0))(image).to_json()
     assert [i + 1 for i, n in enumerate(unvouched["points"]) if n is None] == [2, 3, 4, 5, 7]  # the miss this fixture keeps
-    for reading in (BoardReader(cal)(image), BoardReader(calibrate(CalibrationConfig(), start))(image)):
+    for reading in (BoardReader(cal)(image).to_json(), BoardReader(calibrate(CalibrationConfig(), start))(image).to_json()):
         assert reading["points"] == want["points"] and reading["occluded"] == []
         assert min(reading["confidence"]["points"]) > 0.5
 
@@ -486,9 +491,9 @@ def test_calibration_falls_back_on_a_fit_that_leaves_one_dim_point_unread(calibr
     folder, frames = _fixture("vision_blender_dim_corner")
     cal = calibrated(folder / "start.jpg")
     reader = BoardReader(cal)
-    assert reader(read_image(folder / "start.jpg"))["points"] == list(START_POINTS)
+    assert reader(read_image(folder / "start.jpg")).to_json()["points"] == list(START_POINTS)
     truth = frames["frame01.jpg"]["reading"]
-    reading = reader(read_image(folder / "frame01.jpg"))
+    reading = reader(read_image(folder / "frame01.jpg")).to_json()
     assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
 
 
@@ -504,7 +509,7 @@ def test_calibration_under_a_cool_lamp_falls_back_on_greyer_leather() -> None:
         calibrate(main_only, image)
     reader = BoardReader(calibrate(config, image))
     truth = frames["frame01.jpg"]["reading"]
-    reading = reader(read_image(folder / "frame01.jpg"))
+    reading = reader(read_image(folder / "frame01.jpg")).to_json()
     assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
     assert [d["value"] for d in reading["dice"]] == [d["value"] for d in truth["dice"]]
 
@@ -524,7 +529,7 @@ def test_calibration_under_a_warm_lamp_falls_back_on_olive_turned_toward_orange(
     cal = calibrate(config, image)
     assert (cal.layout.home_right, cal.layout.dark_bottom) == (True, True)
     truth = frames["frame01.jpg"]["reading"]
-    reading = BoardReader(cal)(read_image(folder / "frame01.jpg"))
+    reading = BoardReader(cal)(read_image(folder / "frame01.jpg")).to_json()
     assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
     assert sorted(d["value"] for d in reading["dice"]) == sorted(d["value"] for d in truth["dice"])
     assert reading["cube"] == truth["cube"]
@@ -543,7 +548,7 @@ def test_reading_frame_after_frame_builds_no_new_label_tables(calibrated: Calibr
 
 
 def test_arm_over_the_board_is_reported_not_guessed(calibrated: Calibrated) -> None:
-    reading, truth = _reading(calibrated, "arm01.jpg"), _truth("arm01.jpg")
+    reading, truth = _reading(calibrated, "arm01.jpg").to_json(), _truth("arm01.jpg")
     assert reading["occluded"], "an arm over the board must be reported"
     hidden = [i + 1 for i, got in enumerate(reading["points"]) if got is None]
     assert all(f"point:{p}" in reading["occluded"] for p in hidden)
@@ -627,11 +632,11 @@ def test_when_both_inlays_look_as_light_the_greener_is_darks() -> None:
     truth = frames["frame01.jpg"]["reading"]
     frame = read_image(folder / "frame01.jpg")
     lightness_only = calibrate(CalibrationConfig(min_inlay_lightness_gap=0.0), image)
-    assert BoardReader(lightness_only)(frame)["points"] != truth["points"]  # the swap this fixture keeps
+    assert BoardReader(lightness_only)(frame).to_json()["points"] != truth["points"]  # the swap this fixture keeps
     for config in (CalibrationConfig(), CalibrationConfig(dark_inlay="greener")):
-        reading = BoardReader(calibrate(config, image))(frame)
+        reading = BoardReader(calibrate(config, image))(frame).to_json()
         assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
-    assert BoardReader(calibrate(CalibrationConfig(dark_inlay="redder"), image))(frame)["points"] != truth["points"]
+    assert BoardReader(calibrate(CalibrationConfig(dark_inlay="redder"), image))(frame).to_json()["points"] != truth["points"]
 
 
 def test_a_die_s_side_faces_and_shade_say_nothing_of_the_checkers_beside_it(calibrated: Calibrated) -> None:
@@ -644,11 +649,11 @@ def test_a_die_s_side_faces_and_shade_say_nothing_of_the_checkers_beside_it(cali
     folder, truth = _fixture("vision_blender_die_by_stack")
     cal = calibrated(folder / "start.jpg")
     for frame in ("frame03.jpg", "frame06.jpg"):
-        reading = BoardReader(cal)(read_image(folder / frame))
+        reading = BoardReader(cal)(read_image(folder / frame)).to_json()
         assert reading["points"] == truth[frame]["reading"]["points"], frame
-    before = BoardReader(cal, replace(ReaderConfig(), white_margin=4.5))(read_image(folder / "frame06.jpg"))["points"]
+    before = BoardReader(cal, replace(ReaderConfig(), white_margin=4.5))(read_image(folder / "frame06.jpg")).to_json()["points"]
     assert before[0] == -5 and truth["frame06.jpg"]["reading"]["points"][0] == -6  # the miss this fixture keeps
-    rims_hidden_too = BoardReader(cal, replace(ReaderConfig(), rim_white_margin=7.0))(read_image(folder / "frame03.jpg"))["points"]
+    rims_hidden_too = BoardReader(cal, replace(ReaderConfig(), rim_white_margin=7.0))(read_image(folder / "frame03.jpg")).to_json()["points"]
     assert rims_hidden_too[6] == -1 and truth["frame03.jpg"]["reading"]["points"][6] == 0
 
 
@@ -659,8 +664,8 @@ def test_the_grey_wood_between_two_rims_is_no_die(calibrated: Calibrated) -> Non
     lightness lies 67 below the cube's white (``unclean_max_dimming``: 40 since session 26, 60 before); dropping such
     blobs from 50 below changed no reading of the 1,430 tuning frames."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_grey_gap", "frame01.jpg")
-    assert _dice_and_halves(BoardReader(cal)(image)) == _dice_and_halves(want) == [(3, True, "outer"), (6, True, "outer")]
-    unfiltered = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=math.inf))(image)
+    assert _dice_and_halves(BoardReader(cal)(image).to_json()) == _dice_and_halves(want) == [(3, True, "outer"), (6, True, "outer")]
+    unfiltered = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=math.inf))(image).to_json()
     assert _dice_and_halves(unfiltered) == [(2, False, "outer"), (3, True, "outer"), (6, True, "outer")]  # the miss this fixture keeps
 
 
@@ -671,14 +676,14 @@ def test_a_grey_square_with_no_pips_read_is_no_die(calibrated: Calibrated) -> No
     the true 5 and 4. A square that grey (``unclean_max_dimming``) is a die only if its pips are read. Since
     session 27 the fine look drops it too: there its fill is 0.77, no clean square, and its pips are not read."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_grey_square", "frame06.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(4, True, "outer"), (5, True, "outer")]
     assert reading["points"] == want["points"]
     unfiltered = replace(ReaderConfig(), unclean_max_dimming=math.inf)
-    assert _dice_and_halves(BoardReader(cal, unfiltered)(image)) == _dice_and_halves(want)  # the fine look alone drops it
+    assert _dice_and_halves(BoardReader(cal, unfiltered)(image).to_json()) == _dice_and_halves(want)  # the fine look alone drops it
     # with both off (a fill of 0.75 passes at either look), it is back, and the grey blob beside it reads a cocked 2
     unfiltered = replace(ReaderConfig(), unclean_max_dimming=math.inf, unread_min_fill=0.75)
-    assert _dice_and_halves(BoardReader(cal, unfiltered)(image)) == [(2, False, "home"), (4, True, "outer"), (5, True, "outer"), (None, True, "home")]
+    assert _dice_and_halves(BoardReader(cal, unfiltered)(image).to_json()) == [(2, False, "home"), (4, True, "outer"), (5, True, "outer"), (None, True, "home")]
 
 
 def test_a_grey_strip_between_rims_is_no_cocked_die(calibrated: Calibrated) -> None:
@@ -687,10 +692,10 @@ def test_a_grey_strip_between_rims_is_no_cocked_die(calibrated: Calibrated) -> N
     whose pips read as a cocked 2 at confidence 1.0. Its median lies 50 below the cube's white, under the 60 that
     ``unclean_max_dimming`` allowed until session 26; at 40 it is no die."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_grey_strip", "frame10.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert reading["dice"] == want["dice"] == []
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"]
-    at_60 = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=60.0))(image)
+    at_60 = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=60.0))(image).to_json()
     assert _dice_and_halves(at_60) == [(2, False, "outer")]  # the miss this fixture keeps
 
 
@@ -701,10 +706,10 @@ def test_a_grey_gap_square_only_at_the_coarse_look_is_no_die(calibrated: Calibra
     coarse look a blob of fill 0.81, a clean square, so the grey test let it through and its pips read a cocked 1
     at confidence 1.0 beside the true 1. At the fine look its fill is 0.77: no clean square, so it is no die."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_fine_grey", "frame03.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(1, True, "outer")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
-    coarse_only = BoardReader(cal, replace(ReaderConfig(), unread_min_fill=0.76))(image)  # 0.77 passes at the fine look
+    coarse_only = BoardReader(cal, replace(ReaderConfig(), unread_min_fill=0.76))(image).to_json()  # 0.77 passes at the fine look
     assert _dice_and_halves(coarse_only) == [(1, False, "home"), (1, True, "outer")]  # the miss this fixture keeps
 
 
@@ -723,7 +728,7 @@ def test_a_corner_pip_centred_in_a_foreshortened_crop_is_not_a_one(calibrated: C
     on one of the 2's corner pips, 5.3 mm from the square's centre, and read a 1. Two faces of a die lie at least
     half an edge apart seen from above (less parallax), so that read is the same face misplaced."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_corner_pip", "frame08.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(2, False, "home")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
     cfg = ReaderConfig().detail()
@@ -740,7 +745,7 @@ def test_an_unsure_square_read_yields_to_a_sure_tipped_one(calibrated: Calibrate
     it, too near to be another face, so until session 28 the square's 2 stood. The square's read stands against a
     read of the same face only when it is as sure (the 2 of ``vision_blender_corner_pip`` was, at 1.0)."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_unsure_square", "frame09.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(1, False, "outer"), (3, True, "outer")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
     cfg = ReaderConfig().detail()
@@ -760,10 +765,10 @@ def test_a_missing_ring_outweighs_a_shadow_on_leather_the_inlay_matches(calibrat
     one light checker at confidence 1.0. Where a colour's inlay is the leather, a missing ring counts
     ``rim_only_gain`` times against that colour's checkers."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_cube_shadow", "frame06.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert reading["points"] == want["points"] and reading["bar"] == want["bar"] and reading["cube"] == want["cube"]
     assert _dice_and_halves(reading) == _dice_and_halves(want)
-    once = BoardReader(cal, replace(ReaderConfig(), rim_only_gain=1.0))(image)
+    once = BoardReader(cal, replace(ReaderConfig(), rim_only_gain=1.0))(image).to_json()
     assert want["points"][14] == 0 and once["points"][14] == -1  # the miss this fixture keeps
 
 
@@ -786,11 +791,11 @@ def test_a_lone_checker_on_leather_of_its_inlay_colour_is_told_by_its_sharp_ring
     scored it 32 below the bare point, its cost paid; its ring, at 28 (Lab L per mm, three times ``rim_edge``'s
     filled end), counted once (``rim_weight``) and the point read bare. A ring so sharp now counts twice there."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_sharp_ring", "frame10.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert want["points"][12] == -1
     assert reading["points"] == want["points"] and reading["bar"] == want["bar"] and reading["off"] == want["off"]
     assert reading["cube"] == want["cube"] and _dice_and_halves(reading) == _dice_and_halves(want)
-    assert BoardReader(cal, replace(ReaderConfig(), rim_only_sure=1.0))(image)["points"][12] == 0  # the miss this fixture keeps
+    assert BoardReader(cal, replace(ReaderConfig(), rim_only_sure=1.0))(image).to_json()["points"][12] == 0  # the miss this fixture keeps
 
 
 def test_a_grey_patch_of_table_past_the_frame_is_no_die(calibrated: Calibrated) -> None:
@@ -800,10 +805,10 @@ def test_a_grey_patch_of_table_past_the_frame_is_no_die(calibrated: Calibrated) 
     blob there needed only a read value; it now counts as a die only as one on the board does
     (:func:`vision.read.counts_as_die`), and either test alone drops it."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_grey_table", "frame07.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(2, True, "outer"), (3, False, "outer")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
-    neither = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=255.0, unclean_min_confidence=0.0))(image)
+    neither = BoardReader(cal, replace(ReaderConfig(), unclean_max_dimming=255.0, unclean_min_confidence=0.0))(image).to_json()
     assert _dice_and_halves(neither) == [(2, True, "off"), (2, True, "outer"), (3, False, "outer")]  # the miss this fixture keeps
 
 
@@ -814,7 +819,7 @@ def test_a_die_on_the_frame_is_judged_lit_as_the_board_is(calibrated: Calibrated
     than ``unclean_max_dimming``, and with fill 0.77 it was taken for the grey table: the die was lost. The board's
     light normalisation lifts that edge by 1.37; judged so lit (:func:`vision.read.lit_as_board`), it is a die, read 1."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_dim_die_on_frame", "frame06.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(1, True, "off"), (5, True, "outer")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
     cfg = ReaderConfig()
@@ -881,11 +886,11 @@ def test_a_stack_read_with_two_ghost_checkers_loses_both(calibrated: Calibrated)
     came off and the point was reported unread. Each checker that stands out so in turn comes off
     (:func:`vision.read.extra_checkers`)."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_ghost_layers", "frame10.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert reading["points"] == want["points"] and reading["points"][12] == -5
     assert reading["bar"] == want["bar"] and reading["off"] == want["off"] and reading["cube"] == want["cube"]
     assert _dice_and_halves(reading) == _dice_and_halves(want)
-    assert BoardReader(cal, replace(ReaderConfig(), extra_checker_gain=0.0))(image)["points"][12] is None
+    assert BoardReader(cal, replace(ReaderConfig(), extra_checker_gain=0.0))(image).to_json()["points"][12] is None
 
 
 def test_a_third_layer_needs_a_second_beneath_it(calibrated: Calibrated) -> None:
@@ -896,11 +901,11 @@ def test_a_third_layer_needs_a_second_beneath_it(calibrated: Calibrated) -> None
     then came to twenty-five and the point was reported unread. A count past ten now stands only where ten explain
     the point better than five (``third_layer_on_second``)."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_ghost_third_layer", "frame02.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert reading["points"] == want["points"] and reading["points"][10] == -5
     assert reading["bar"] == want["bar"] and reading["off"] == want["off"] and reading["cube"] == want["cube"]
     assert _dice_and_halves(reading) == _dice_and_halves(want)
-    assert BoardReader(cal, replace(ReaderConfig(), third_layer_on_second=False))(image)["points"][10] is None
+    assert BoardReader(cal, replace(ReaderConfig(), third_layer_on_second=False))(image).to_json()["points"][10] is None
 
 
 def test_a_cool_lamps_glare_between_two_points_is_no_die(calibrated: Calibrated) -> None:
@@ -910,10 +915,10 @@ def test_a_cool_lamps_glare_between_two_points_is_no_die(calibrated: Calibrated)
     blob so grey is a die only if its pips are read as surely as a blob that is no clean square needs
     (``unclean_min_confidence``); every real grey die of 2,453 seen frames read at 0.8 or more."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_glare_wedge", "start.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert reading["dice"] == want["dice"] == []
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
-    once = BoardReader(cal, replace(ReaderConfig(), unclean_min_confidence=0.6))(image)
+    once = BoardReader(cal, replace(ReaderConfig(), unclean_min_confidence=0.6))(image).to_json()
     assert _dice_and_halves(once) == [(6, False, "outer")]  # the miss this fixture keeps
     cfg, unsure_six = ReaderConfig(), {"value": 6, "confidence": 0.69}
     assert not counts_as_die(cfg, True, True, unsure_six) and counts_as_die(cfg, True, False, unsure_six)
@@ -936,7 +941,7 @@ def test_bright_arcs_of_stacked_rims_as_narrow_as_a_cocked_top_are_no_die(calibr
     16 mm, as narrow as a cocked die's foreshortened top, filling only 0.72 of their rectangles, with a dark gap that
     reads a sure 1. Both were reported as cocked 1s. A narrow blob counts as a die only if it is a clean rectangle."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_rim_arcs", "frame02.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(2, True, "outer")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
     cfg, sure_one = ReaderConfig(), {"value": 1, "confidence": 1.0}
@@ -952,10 +957,10 @@ def test_a_die_the_network_calls_cocked_is_read_as_cocked_dice_are(calibrated: C
     the network calls cocked now takes its foreshortened read as the rules' cocked dice do
     (:func:`vision.read.tipped_read_stands`): the same 4, at 1.0."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_net_cocked", "frame06.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(4, False, "home"), (4, True, "home")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
-    rules_only = BoardReader(cal, replace(ReaderConfig(), cocked_net_sure=2.0))(image)
+    rules_only = BoardReader(cal, replace(ReaderConfig(), cocked_net_sure=2.0))(image).to_json()
     assert _dice_and_halves(rules_only) == [(4, True, "home")]  # the network's verdict is what finds it
 
 
@@ -965,7 +970,7 @@ def test_a_cocked_three_on_the_wall_is_read_by_its_foreshortened_top(calibrated:
     is a 2 at 0.75 (the side face's pip counted, a top pip missed); the network is sure it is cocked, and the
     foreshortened read, a 3 at 1.0, stands."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_net_cocked_three", "frame05.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(3, False, "outer"), (5, True, "outer")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
 
@@ -979,7 +984,7 @@ def test_a_square_crop_straddling_two_faces_yields_when_the_network_calls_the_di
     as-sure foreshortened read stands (:func:`vision.read.tipped_read_stands`, ``surely_cocked``). The other 5,
     its pips faint, still reads 2 at 0.39: the miss this fixture keeps."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_straddled_square", "frame10.jpg")
-    reading = BoardReader(cal)(image)
+    reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(want) == [(5, False, "outer"), (5, False, "outer")]
     assert _dice_and_halves(reading) == [(2, False, "outer"), (5, False, "outer")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]

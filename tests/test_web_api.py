@@ -37,7 +37,7 @@ ILLEGAL_AT = 36  # items up to Bob's illegal 2-1 (moved 6 pips)
 # items up to the first settled reading with the cube turned to 2 (Bob doubles)
 DOUBLED_AT = 1 + next(
     i for i, item in enumerate(ITEMS)
-    if (item["reading"].get("cube") or {}).get("value") == 2 and not item["reading"].get("occluded")
+    if item["reading"].cube is not None and item["reading"].cube.value == 2 and not item["reading"].occluded
 )
 
 

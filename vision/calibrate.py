@@ -49,6 +49,7 @@ from vision.profiles import (
     sample_profiles,
 )
 from vision.read import read_board
+from vision.reading import PerColour, Reading
 from vision.light import normalise_light
 from vision.points import rim_strengths
 
@@ -413,20 +414,20 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     strict = replace(rcfg, rim_weight=0.0, learned_points=False)  # what the colours alone read
     reading = read_board(replace(strict, lone_min_fit=strict.min_mean_fit), cal, image, maps=maps)
     exact = _reads_as_start(reading)
-    unread = [i for i, (got, want) in enumerate(zip(reading["points"], START_POINTS)) if got != want]
+    unread = [i for i, (got, want) in enumerate(zip(reading.points, START_POINTS)) if got != want]
     # ... though a fit that is off misreads a row of points; one point alone left unread, that the reading of
     # a lone dim corner gets right, may be a corner the lamp barely reaches: the fit to fall back on
-    if not exact and not (len(unread) == 1 and reading["points"][unread[0]] is None
+    if not exact and not (len(unread) == 1 and reading.points[unread[0]] is None
                           and _reads_as_start(read_board(strict, cal, image, maps=maps))):
-        raise StartPositionNotFoundError(f"the board does not read as the start position: points {reading['points']!r}")
+        raise StartPositionNotFoundError(f"the board does not read as the start position: points {list(reading.points)!r}")
     # the fit is kept: the rings its bare places show, as the reader measures them
     bare = rim_strengths(rcfg, cal, to_canonical(image, maps))
     bare[np.array([[abs(n) > k for k in range(bare.shape[1])] for n in START_POINTS])] = np.nan  # under a start checker
     return replace(cal, bare_rims=bare), exact
 
 
-def _reads_as_start(reading: dict[str, Any]) -> bool:
-    return reading["points"] == list(START_POINTS) and reading["bar"] == {"dark": 0, "light": 0}
+def _reads_as_start(reading: Reading) -> bool:
+    return reading.points == tuple(START_POINTS) and reading.bar == PerColour(0, 0)
 
 
 def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) -> Calibration:
@@ -446,9 +447,9 @@ def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) ->
     def check(cal: Calibration, borrowed_may_differ: bool) -> None:
         reading = read_board(rcfg, cal, empty, maps=maps)
         if not looks_bare(reading, borrowed_may_differ):
-            on = [i + 1 for i, n in enumerate(reading["points"]) if n]
+            on = [i + 1 for i, n in enumerate(reading.points) if n]
             raise CalibrationError(f"the empty-board image does not show the empty board (checkers read on points {on}, "
-                                   f"covered: {reading['occluded']}): clear the board, or calibrate without it")
+                                   f"covered: {list(reading.occluded)}): clear the board, or calibrate without it")
 
     check(cal, True)
     lab = lab_image(normalise_light(rcfg, cal, to_canonical(empty, maps)))
@@ -468,7 +469,7 @@ def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) ->
     return learnt
 
 
-def learn_bare_board(cal: Calibration, frame: Image, reading: dict[str, Any], cfg: CalibrationConfig | None = None) -> Calibration | str | None:
+def learn_bare_board(cal: Calibration, frame: Image, reading: Reading, cfg: CalibrationConfig | None = None) -> Calibration | str | None:
     """For a live camera: the calibration with the bare board learnt from ``frame`` when its ``reading``
     shows the board bare and the calibration has not seen it yet; None when there is nothing to learn,
     or why it could not be learnt."""
@@ -480,14 +481,14 @@ def learn_bare_board(cal: Calibration, frame: Image, reading: dict[str, Any], cf
         return str(exc)
 
 
-def looks_bare(reading: dict[str, Any], borrowed_may_differ: bool = True) -> bool:
+def looks_bare(reading: Reading, borrowed_may_differ: bool = True) -> bool:
     """Whether a reading is of the empty board: no checker, nothing covered. With ``borrowed_may_differ``
     (the bare board not learnt yet), checkers read on up to two of the points the start position
     covers are excused: their borrowed look may differ from their own. Dice on the board are not
     allowed (they would be learnt as the points' look); the cube may lie anywhere."""
-    on = [i + 1 for i, n in enumerate(reading["points"]) if n]
+    on = [i + 1 for i, n in enumerate(reading.points) if n]
     excused = borrowed_may_differ and len(on) <= 2 and all(START_POINTS[p - 1] != 0 for p in on)
-    return (not on or excused) and not any(reading["bar"].values()) and not reading["occluded"] and not reading["dice"]
+    return (not on or excused) and not (reading.bar.dark or reading.bar.light) and not reading.occluded and not reading.dice
 
 
 __all__ = [
