@@ -170,7 +170,7 @@ class RefereeService:
         for signal in signals:
             args = signal.args
             if signal.kind is SignalKind.REROLL_NEEDED and args and args[0] is None:
-                args = ("dark",)  # the opening roll: both roll again; one seat light is enough
+                args = (Colour.DARK,)  # the opening roll: both roll again; one seat light is enough
             self.signals.show(signal.kind, *args)
 
     def record(self) -> record_model.RecordedMatch:
