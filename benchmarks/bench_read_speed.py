@@ -1,6 +1,7 @@
 """Speed of one board read on one core, the model files' size, and the expected Raspberry Pi 4 and 5 times.
 
-    .venv/bin/python benchmarks/bench_read_speed.py [--repeats 3] [--setups 3] [--frames 4] [--fixtures N] [--cpu K] [--docs]
+    .venv/bin/python benchmarks/bench_read_speed.py [--repeats 3] [--setups 3] [--frames 4] [--fixtures N] [--cpu K]
+        [--set FIELD=VALUE ...] [--docs]
 
 1. **Whole reads.** ``vision.read.BoardReader`` (the reader ``bgref read`` and the referee use) on 1280x720
    frames: every committed fixture folder ``tests/data/vision*/`` (calibrated on its ``start.jpg`` as the tests'
@@ -77,9 +78,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import docs_section  # noqa: E402
+from settings import with_sets  # noqa: E402
 
 from vision.calibrate import calibrate  # noqa: E402
-from vision.config import CalibrationConfig  # noqa: E402
+from vision.config import CalibrationConfig, ReaderConfig  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
 from vision.read import BoardReader  # noqa: E402
 from vision.sources import read_image  # noqa: E402
@@ -137,17 +139,17 @@ class Frame:
     image: np.ndarray
 
 
-def fixture_frames(limit: int | None) -> tuple[list[Frame], list[str]]:
+def fixture_frames(limit: int | None, cfg: ReaderConfig) -> tuple[list[Frame], list[str]]:
     """Every committed fixture folder with a start position: calibrated on it, each of its images to read."""
     frames, failed = [], []
     folders = sorted(p.parent for p in DATA.glob("vision*/start.jpg"))
     for folder in folders[:limit]:
         try:
-            cal = calibrate(CalibrationConfig(), read_image(folder / "start.jpg"))
+            cal = calibrate(CalibrationConfig(reader=cfg), read_image(folder / "start.jpg"))
         except VisionError as exc:
             failed.append(f"{folder.name}: {exc}")
             continue
-        reader = BoardReader(cal)
+        reader = BoardReader(cal, cfg)
         for path in sorted(folder.glob("*.jpg")):
             image = read_image(path)
             if image.shape[:2] == (720, 1280):
@@ -155,7 +157,7 @@ def fixture_frames(limit: int | None) -> tuple[list[Frame], list[str]]:
     return frames, failed
 
 
-def render_frames(setups: int, per_setup: int, seed: int) -> tuple[list[Frame], list[str]]:
+def render_frames(setups: int, per_setup: int, seed: int, cfg: ReaderConfig) -> tuple[list[Frame], list[str]]:
     """The project's own OpenCV renders (vision.render), as benchmarks/bench_vision.py draws them."""
     from vision.render import random_scene, random_setup, render, with_arm
 
@@ -166,7 +168,7 @@ def render_frames(setups: int, per_setup: int, seed: int) -> tuple[list[Frame], 
         start = random_scene(np.random.default_rng(s + 1), setup.layout, start=True)
         image, _ = render(start, setup, s + 1)
         try:
-            reader = BoardReader(calibrate(CalibrationConfig(), image))
+            reader = BoardReader(calibrate(CalibrationConfig(reader=cfg), image), cfg)
         except VisionError as exc:
             failed.append(f"render setup {k}: {exc}")
             continue
@@ -242,13 +244,17 @@ class StageClock:
     def __init__(self) -> None:
         self.ms: dict[str, float] = defaultdict(float)
         self.samples: dict[str, int] = defaultdict(int)  # network inputs run, per model
+        self.unknown: set[str] = set()  # labels whose network inputs could not be counted
         self._stack: list[float] = []
 
     def wrap(self, label: str, fn: Callable[..., Any], samples: Callable[..., int] | None = None) -> Callable[..., Any]:
         @functools.wraps(fn)
         def timed(*args: Any, **kwargs: Any) -> Any:
             if samples is not None:
-                self.samples[label] += samples(*args, **kwargs)
+                try:
+                    self.samples[label] += samples(*args, **kwargs)
+                except (TypeError, ValueError):
+                    self.unknown.add(label)  # a signature another change made: its inputs go uncounted, not the read
             t0 = time.thread_time()
             self._stack.append(0.0)
             try:
@@ -663,6 +669,7 @@ class Analysis:
                 clock.ms[k] += v
             for k, m in c.samples.items():
                 clock.samples[k] += m
+            clock.unknown |= c.unknown
         per_fn = dict(self.per_fn)
         for k, (calls, ms) in other.per_fn.items():
             c0, m0 = per_fn.get(k, (0, 0.0))
@@ -714,19 +721,23 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=20261127, help="of the renders (default %(default)s)")
     ap.add_argument("--fixtures", type=int, default=None, metavar="N", help="only the first N fixture folders (default: all)")
     ap.add_argument("--cpu", type=int, default=None, help="the CPU to pin to (default: the last one allowed)")
+    ap.add_argument("--set", nargs="+", default=[], metavar="FIELD=VALUE",
+                    help="ReaderConfig fields to change (Python literals), e.g. learned_points=True")
     docs_section.add_flag(ap)
     args = ap.parse_args()
     with docs_section.recorded("read-speed", "Board read speed on one core, model files, Pi 4/5 estimate", enabled=args.docs):
-        return run(args)
+        return run(args, with_sets(ap, ReaderConfig(), args.set))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, cfg: ReaderConfig) -> int:
     cpu = pin_one_core(args.cpu)
     print(f"one core: CPU {cpu} of {os.cpu_count()}, cv2.setNumThreads(1) (OpenCV dnn included), OMP/OpenBLAS/MKL threads 1; "
           f"OpenCV {cv2.__version__}, NumPy {np.__version__}")
     print(f"at start: {load()}")
-    fixtures, failed = fixture_frames(args.fixtures)
-    renders, failed_r = render_frames(args.setups, args.frames, args.seed)
+    if args.set:
+        print(f"reader configuration changed: {' '.join(args.set)}")
+    fixtures, failed = fixture_frames(args.fixtures, cfg)
+    renders, failed_r = render_frames(args.setups, args.frames, args.seed, cfg)
     frames = fixtures + renders
     folders = len({f.name.split("/")[0] for f in fixtures})
     print(f"frames: {len(fixtures)} from {folders} committed fixture folders (tests/data/vision*/), "
@@ -789,10 +800,10 @@ def run(args: argparse.Namespace) -> int:
     total_macs = 0.0
     for label in CNN_LABELS:
         inputs = clock.samples.get(label, 0) / n
-        per = macs.get(label)
+        per = None if label in clock.unknown else macs.get(label)
         m = None if per is None else inputs * per
         total_macs += m or 0.0
-        shown = "unknown (no onnx package)" if per is None else f"{per / 1e6:.2f} M each, {m / 1e6:.1f} M per read"
+        shown = "MACs unknown (model or its call changed; or no onnx package)" if per is None else f"{per / 1e6:.2f} M each, {m / 1e6:.1f} M per read"
         print(f"  {label:<20} {inputs:>6.1f} inputs  {shown:<36} {clock.ms.get(label, 0.0) / n:>6.1f} ms")
     cnn_ms = sum(clock.ms.get(k, 0.0) for k in CNN_LABELS) / n
     print(f"  {'all':<20} {'':>13}  {total_macs / 1e6:.1f} M MAC per read, {cnn_ms:.1f} ms "
