@@ -63,6 +63,22 @@ def local_background(cfg: ReaderConfig, lightness: Image) -> NDArray[np.float32]
     return cv2.resize(bg, (lightness.shape[1], lightness.shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
+def white_ab(cal: Calibration | None) -> NDArray[np.float32]:
+    """The (a, b) of white under this lamp and camera: the cube's, as calibration measured it on the board's
+    light-normalised view. A lamp or a white balance off tints every white alike (dice, cube), so a die's
+    colour is judged against it as well as against grey."""
+    white = None if cal is None else cal.classes.get("white")
+    return np.asarray(white.mean[1:] if white is not None else (128.0, 128.0), np.float32)
+
+
+def white_chroma_l1(cal: Calibration | None, lab: Image) -> NDArray[np.int16]:
+    """Per pixel, the L1 distance of (a, b) from grey or from the calibrated white (:func:`white_ab`), the nearer."""
+    a, b = (int(round(float(v))) for v in white_ab(cal))
+    grey = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
+    tinted = cv2.absdiff(lab[..., 1], min(max(a, 0), 255)).astype(np.int16) + cv2.absdiff(lab[..., 2], min(max(b, 0), 255))
+    return np.minimum(grey, tinted)
+
+
 def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = False,
                base: NDArray[np.float32] | None = None) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
     """Pixels as light and grey as a die, or as likely as the cube's learned colour.
@@ -75,11 +91,11 @@ def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = Fa
     """
     base = np.maximum(local_background(cfg, lab[..., 0]), cal.wood_lightness) if base is None else base
     light = lab[..., 0] > base + cfg.white_min_lightness * cfg.ivory_lightness_share
-    chroma_l1 = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
+    chroma_l1 = white_chroma_l1(cal, lab)
     grey = chroma_l1 < cfg.white_max_chroma * cfg.ivory_chroma_share
     light &= grey
     px = lab[light].astype(np.float32)
-    chroma = np.hypot(px[:, 1] - 128, px[:, 2] - 128)
+    chroma = np.minimum(np.hypot(px[:, 1] - 128, px[:, 2] - 128), np.hypot(*(px[:, 1:] - white_ab(cal)).T))
     white = (px[:, 0] > base[light] + cfg.white_min_lightness) & (chroma < cfg.white_max_chroma)
     ivory = cal.classes["white"].loglik(px, cfg.loglik_floor) > cfg.cube_min_loglik
     mask = np.zeros(lab.shape[:2], np.uint8)
@@ -246,9 +262,11 @@ def _cut_at_waist(cfg: ReaderConfig, contour: NDArray[np.int32]) -> list[NDArray
     return out
 
 
-def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob: WhiteBlob) -> WhiteBlob:
+def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob: WhiteBlob,
+                  cal: Calibration | None = None) -> WhiteBlob:
     """A die-sized blob grown over the dimmer faces around it: a cocked die's side face is lit less
-    than its top and may miss the white test. Unchanged when the grown outline is no die's."""
+    than its top and may miss the white test. Unchanged when the grown outline is no die's. With ``cal``,
+    the side faces' colour is judged against its white too (:func:`white_chroma_l1`)."""
     if not blob.die_like(cfg):
         return blob
     ppm = cfg.px_per_mm
@@ -257,7 +275,7 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     h, w = lab.shape[:2]
     x0, y0, x1, y1 = max(0, cx - reach), max(0, cy - reach), min(w, cx + reach), min(h, cy + reach)
     win = lab[y0:y1, x0:x1]
-    chroma = cv2.absdiff(win[..., 1], 128).astype(np.int16) + cv2.absdiff(win[..., 2], 128)
+    chroma = white_chroma_l1(cal, win)
     loose = ((win[..., 0] > base[y0:y1, x0:x1] + cfg.side_min_lightness) & (chroma < cfg.side_max_chroma)).astype(np.uint8)
     cv2.drawContours(loose, [blob.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
     loose = _morph(_morph(loose, cv2.MORPH_CLOSE, cfg.white_close, ppm), cv2.MORPH_OPEN, cfg.white_open, ppm)

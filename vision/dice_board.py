@@ -530,7 +530,7 @@ def die_in_detail(cfg: ReaderConfig, fine: FineLook, blob: WhiteBlob) -> tuple[I
     near = [(d, b) for d, b in near if d < cfg.geometry.die_edge / 2 and b.die_like(detail)]
     if not near:
         return window, scaled
-    found = die_footprint(detail, lab, base, min(near, key=lambda t: t[0])[1])
+    found = die_footprint(detail, lab, base, min(near, key=lambda t: t[0])[1], cal)
 
     def placed(b: WhiteBlob) -> WhiteBlob:
         return replace(b, centre=(b.centre[0] + origin[0], b.centre[1] + origin[1]))

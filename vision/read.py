@@ -64,7 +64,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     lab = lab8_image(canon)
     prof = sample_profiles(cfg, lab, cal.layout)
     bright, base = white_mask(cfg, cal, lab)
-    blobs = [die_footprint(cfg, lab, base, b) for b in white_blobs(cfg, cal, lab, bright)]
+    blobs = [die_footprint(cfg, lab, base, b, cal) for b in white_blobs(cfg, cal, lab, bright)]
     tops = [b.contour for b in blobs if b.fill >= cfg.min_fill]  # not a copper rim's highlight, an arc
     # where dice or the cube may hide checkers: their colours say nothing of checkers within a margin round a die's
     # light top (parallax shows its side faces, often in shade, toward the camera's foot); a copper ring is still
