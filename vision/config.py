@@ -55,7 +55,7 @@ class ReaderConfig:
     white_min_lightness: float = 40.0  # Lab L above the board's local lightness (or the frame's, if lighter)
     background_window: float = 32.0  # mm: light things smaller than this are not background
     background_step: int = 4  # the background is estimated at this fraction of the resolution
-    white_max_chroma: float = 22.0
+    white_max_chroma: float = 34.0  # Lab chroma from grey or the calibrated white: ivory dice (b* up to ~32 under a white lamp) are dice
     cube_min_loglik: float = -4.5  # a pixel this likely under the cube's learned colour is cube
     ivory_lightness_share: float = 0.5  # the cube's ivory may be this much less light than a die
     ivory_chroma_share: float = 2.0  # and this much more coloured (L1 chroma vs the die's Euclidean limit)
