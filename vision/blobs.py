@@ -79,6 +79,37 @@ def white_chroma_l1(cal: Calibration | None, lab: Image) -> NDArray[np.int16]:
     return np.minimum(grey, tinted)
 
 
+def tinted_dice(cfg: ReaderConfig, cal: Calibration, lab: Image, base: NDArray[np.float32], lit: NDArray[np.bool_],
+                mask: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Light things the grey test (``mask``) missed wholly: ivory dice, and white ones a tinted lamp or a white
+    balance off colours (their chroma is judged from grey or from the calibrated white, :func:`white_chroma_l1`,
+    up to ``die_max_chroma``). A light part where the grey test already found a die-sized blob is left to it,
+    so the outline it found (a die's top, without its shaded side faces) stays as it was."""
+    near = white_chroma_l1(cal, lab)
+    loose = lit & (near < cfg.die_max_chroma * cfg.ivory_chroma_share) & (lab[..., 0] > base + cfg.white_min_lightness)
+    if not loose.any():
+        return np.zeros_like(mask)
+    a, b = white_ab(cal)
+    chroma = np.minimum(np.hypot(lab[..., 1].astype(np.float32) - 128, lab[..., 2].astype(np.float32) - 128),
+                        np.hypot(lab[..., 1].astype(np.float32) - a, lab[..., 2].astype(np.float32) - b))
+    loose &= chroma < cfg.die_max_chroma
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(loose.astype(np.uint8))
+    out = np.zeros_like(mask)
+    smallest = (cfg.die_min_side * cfg.px_per_mm) ** 2 * cfg.min_fill
+    pad = int(round(cfg.white_close * cfg.px_per_mm)) + 2  # room for white_blobs' closing and opening
+    for k in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[k])
+        if area < smallest:
+            continue
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(mask.shape[1], x + w + pad), min(mask.shape[0], y + h + pad)
+        part = labels[y0:y1, x0:x1] == k
+        grey = (mask[y0:y1, x0:x1] > 0) & part
+        if grey.any() and any(b.die_like(cfg) for b in white_blobs(cfg, cal, lab[y0:y1, x0:x1], grey.astype(np.uint8))):
+            continue  # the grey test found a die's top here: its outline stands
+        out[y0:y1, x0:x1] |= part.astype(np.uint8)
+    return out
+
+
 def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = False,
                base: NDArray[np.float32] | None = None) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
     """Pixels as light and grey as a die, or as likely as the cube's learned colour.
@@ -90,16 +121,17 @@ def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = Fa
     whole image's).
     """
     base = np.maximum(local_background(cfg, lab[..., 0]), cal.wood_lightness) if base is None else base
-    light = lab[..., 0] > base + cfg.white_min_lightness * cfg.ivory_lightness_share
-    chroma_l1 = white_chroma_l1(cal, lab)
-    grey = chroma_l1 < cfg.white_max_chroma * cfg.ivory_chroma_share
-    light &= grey
+    lit = lab[..., 0] > base + cfg.white_min_lightness * cfg.ivory_lightness_share
+    chroma_l1 = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
+    light = lit & (chroma_l1 < cfg.white_max_chroma * cfg.ivory_chroma_share)
     px = lab[light].astype(np.float32)
-    chroma = np.minimum(np.hypot(px[:, 1] - 128, px[:, 2] - 128), np.hypot(*(px[:, 1:] - white_ab(cal)).T))
+    chroma = np.hypot(px[:, 1] - 128, px[:, 2] - 128)
     white = (px[:, 0] > base[light] + cfg.white_min_lightness) & (chroma < cfg.white_max_chroma)
     ivory = cal.classes["white"].loglik(px, cfg.loglik_floor) > cfg.cube_min_loglik
     mask = np.zeros(lab.shape[:2], np.uint8)
     mask[light] = white | ivory
+    if cfg.die_max_chroma > 0:
+        mask |= tinted_dice(cfg, cal, lab, base, lit, mask)
     off = off_surface(cfg)
     if cream and off.shape == mask.shape:
         cream = (lab[..., 0] > cal.wood_lightness + cfg.cube_min_lightness) & (chroma_l1 < cfg.cube_max_chroma) & off

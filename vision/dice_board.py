@@ -345,16 +345,21 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         face = as_cocked(face)  # the top may be foreshortened, or lie past a side face
     # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
     # foreshortened read then stands against a square read as sure); sure it is flat, rules that saw a cocked one
+    disputed = False  # the rules and the network disagree on flat or cocked: the die is read, but not surely
     if cfg.cocked_net_sure <= 1.0:  # (above 1: never asked)
         square = face if flat else read_top_face(cfg, raw, footprint, True, away, reads)
         cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
         if cocked is not None and flat and cocked >= cfg.cocked_net_sure:
-            flat = False
+            flat, disputed = False, True
             face = as_cocked(face, surely_cocked=True)
         elif cocked is not None and not flat and cocked <= cfg.flat_net_sure:
-            face, flat = square, True
+            face, flat, disputed = square, True, True
+        elif cocked is not None and (cocked >= 0.5) == flat:
+            disputed = True  # the rules' call stands against the network's lean
     face = one_is_a_pip(cfg, view, centre, face, reads, away)
     value, conf = face.value, face.confidence
+    if disputed:
+        conf = min(conf, cfg.disputed_die_confidence)
     return {
         "value": value,
         "flat": bool(flat),
