@@ -28,6 +28,7 @@ class WhiteBlob:
     fill: float  # area / area of the fitted rectangle
     grown: WhiteBlob | None = None  # a die's whole footprint, dimmer faces and all (see die_footprint)
     lightness: float = 255.0  # median Lab L over the whole blob, pips and shade in
+    tinted: bool = False  # found only by the tinted look (see tinted_dice): a die only with its pips read surely
 
     def die_like(self, cfg: ReaderConfig) -> bool:
         return (self.narrow(cfg) or cfg.die_min_side <= self.size[0] <= cfg.die_max_side) and self.fill >= cfg.min_fill
@@ -79,14 +80,28 @@ def white_chroma_l1(cal: Calibration | None, lab: Image) -> NDArray[np.int16]:
     return np.minimum(grey, tinted)
 
 
-def tinted_dice(cfg: ReaderConfig, cal: Calibration, lab: Image, base: NDArray[np.float32], lit: NDArray[np.bool_],
-                mask: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """Light things the grey test (``mask``) missed wholly: ivory dice, and white ones a tinted lamp or a white
+def tinted_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, base: NDArray[np.float32], mask: NDArray[np.uint8],
+                 found: list[WhiteBlob]) -> list[WhiteBlob]:
+    """The die footprints of :func:`tinted_dice`'s parts, marked ``tinted``, but none within a die's edge of a blob
+    the grey test ``found`` (its shaded side faces, or the wood beside it, are no second die)."""
+    edge = cfg.die_max_side
+    out = []
+    for b in white_blobs(cfg, cal, lab, tinted_dice(cfg, cal, lab, base, mask)):
+        if all(np.hypot(b.centre[0] - f.centre[0], b.centre[1] - f.centre[1]) > edge for f in found):
+            out.append(replace(die_footprint(cfg, lab, base, b), tinted=True))
+    return out
+
+
+def tinted_dice(cfg: ReaderConfig, cal: Calibration, lab: Image, base: NDArray[np.float32], mask: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Light things that :func:`white_mask`'s grey test (``mask``, judged against ``base``) missed, for the dice alone
+    (the cube is found by the grey test): ivory dice, and white ones a tinted lamp or a white
     balance off colours (their chroma is judged from grey or from the calibrated white, :func:`white_chroma_l1`,
     up to ``die_max_chroma``). A light part where the grey test already found a die-sized blob is left to it,
     so the outline it found (a die's top, without its shaded side faces) stays as it was."""
+    if cfg.die_max_chroma <= 0:
+        return np.zeros_like(mask)
     near = white_chroma_l1(cal, lab)
-    loose = lit & (near < cfg.die_max_chroma * cfg.ivory_chroma_share) & (lab[..., 0] > base + cfg.white_min_lightness)
+    loose = (near < cfg.die_max_chroma * cfg.ivory_chroma_share) & (lab[..., 0] > base + cfg.white_min_lightness)
     if not loose.any():
         return np.zeros_like(mask)
     a, b = white_ab(cal)
@@ -121,17 +136,15 @@ def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = Fa
     whole image's).
     """
     base = np.maximum(local_background(cfg, lab[..., 0]), cal.wood_lightness) if base is None else base
-    lit = lab[..., 0] > base + cfg.white_min_lightness * cfg.ivory_lightness_share
+    light = lab[..., 0] > base + cfg.white_min_lightness * cfg.ivory_lightness_share
     chroma_l1 = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
-    light = lit & (chroma_l1 < cfg.white_max_chroma * cfg.ivory_chroma_share)
+    light &= (chroma_l1 < cfg.white_max_chroma * cfg.ivory_chroma_share)
     px = lab[light].astype(np.float32)
     chroma = np.hypot(px[:, 1] - 128, px[:, 2] - 128)
     white = (px[:, 0] > base[light] + cfg.white_min_lightness) & (chroma < cfg.white_max_chroma)
     ivory = cal.classes["white"].loglik(px, cfg.loglik_floor) > cfg.cube_min_loglik
     mask = np.zeros(lab.shape[:2], np.uint8)
     mask[light] = white | ivory
-    if cfg.die_max_chroma > 0:
-        mask |= tinted_dice(cfg, cal, lab, base, lit, mask)
     off = off_surface(cfg)
     if cream and off.shape == mask.shape:
         cream = (lab[..., 0] > cal.wood_lightness + cfg.cube_min_lightness) & (chroma_l1 < cfg.cube_max_chroma) & off
@@ -294,11 +307,9 @@ def _cut_at_waist(cfg: ReaderConfig, contour: NDArray[np.int32]) -> list[NDArray
     return out
 
 
-def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob: WhiteBlob,
-                  cal: Calibration | None = None) -> WhiteBlob:
+def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob: WhiteBlob) -> WhiteBlob:
     """A die-sized blob grown over the dimmer faces around it: a cocked die's side face is lit less
-    than its top and may miss the white test. Unchanged when the grown outline is no die's. With ``cal``,
-    the side faces' colour is judged against its white too (:func:`white_chroma_l1`)."""
+    than its top and may miss the white test. Unchanged when the grown outline is no die's."""
     if not blob.die_like(cfg):
         return blob
     ppm = cfg.px_per_mm
@@ -307,7 +318,7 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     h, w = lab.shape[:2]
     x0, y0, x1, y1 = max(0, cx - reach), max(0, cy - reach), min(w, cx + reach), min(h, cy + reach)
     win = lab[y0:y1, x0:x1]
-    chroma = white_chroma_l1(cal, win)
+    chroma = cv2.absdiff(win[..., 1], 128).astype(np.int16) + cv2.absdiff(win[..., 2], 128)
     loose = ((win[..., 0] > base[y0:y1, x0:x1] + cfg.side_min_lightness) & (chroma < cfg.side_max_chroma)).astype(np.uint8)
     cv2.drawContours(loose, [blob.contour - np.array([x0, y0], np.int32)], -1, 1, -1)
     loose = _morph(_morph(loose, cv2.MORPH_CLOSE, cfg.white_close, ppm), cv2.MORPH_OPEN, cfg.white_open, ppm)

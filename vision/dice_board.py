@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.blobs import WhiteBlob, _opened_outline, _pixels_inside, die_footprint, white_blobs, white_mask
+from vision.blobs import WhiteBlob, _opened_outline, _pixels_inside, die_footprint, tinted_dice, white_blobs, white_mask
 from vision.calibration import Calibration
 from vision.cocked import die_look, load_cocked_model
 from vision.config import ReaderConfig
@@ -358,15 +358,22 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
             disputed = True  # the rules' call stands against the network's lean
     face = one_is_a_pip(cfg, view, centre, face, reads, away)
     value, conf = face.value, face.confidence
-    if disputed:
-        conf = min(conf, cfg.disputed_die_confidence)
     return {
         "value": value,
         "flat": bool(flat),
         "half": half_of(cfg.geometry, cal.layout, centre),
-        "confidence": round(conf, 3),
+        "confidence": round(conf, 3),  # of its pips' read (see sure_of for the die's as reported)
         "xy_mm": [round(centre[0], 1), round(centre[1], 1)],
+        "disputed": disputed,
     }
+
+
+def sure_of(cfg: ReaderConfig, die: dict[str, Any]) -> dict[str, Any]:
+    """A die read by :func:`read_die` as reported: its confidence at most ``disputed_die_confidence`` when the rules
+    and vision.cocked's network disagreed on flat or cocked (whether it counts as a die is judged on its pips' read)."""
+    if not die.get("disputed"):
+        return die
+    return {**die, "confidence": min(die["confidence"], cfg.disputed_die_confidence)}
 
 
 def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, bands: list[OutlineBand],
@@ -460,9 +467,11 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
         if not counts_as_die(cfg, clean, grey, narrow=blob.narrow(cfg)):
             continue
         die = read_die(cfg if fine is None else fine.cfg, cal, window, seen, view)
+        if blob.tinted and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
+            continue  # only the tinted look saw it: a die shows its pips surely, grey wood or a side face does not
         if counts_as_die(cfg, clean, grey, die):
             dice.append(die)
-    return dice + dice_past_outline(cfg, cal, view, strips, cube, fine, gains)
+    return [sure_of(cfg, d) for d in dice + dice_past_outline(cfg, cal, view, strips, cube, fine, gains)]
 
 
 def greyer_than_dice(cfg: ReaderConfig, cal: Calibration, blob: WhiteBlob) -> bool:
@@ -530,12 +539,14 @@ def die_in_detail(cfg: ReaderConfig, fine: FineLook, blob: WhiteBlob) -> tuple[I
     base = cv2.remap(fine.base, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lab = lab8_image(cv2.multiply(window, gains, dtype=cv2.CV_8U))
     bright, _ = white_mask(detail, cal, lab, base=base)
+    if blob.tinted:  # found by the tinted look: found again by it
+        bright |= tinted_dice(detail, cal, lab, base, bright)
     origin = np.array([x0, y0]) / detail.px_per_mm  # the window's corner, canonical mm
     near = [(float(np.hypot(*(np.asarray(b.centre) + origin - blob.centre))), b) for b in white_blobs(detail, cal, lab, bright)]
     near = [(d, b) for d, b in near if d < cfg.geometry.die_edge / 2 and b.die_like(detail)]
     if not near:
         return window, scaled
-    found = die_footprint(detail, lab, base, min(near, key=lambda t: t[0])[1], cal)
+    found = die_footprint(detail, lab, base, min(near, key=lambda t: t[0])[1])
 
     def placed(b: WhiteBlob) -> WhiteBlob:
         return replace(b, centre=(b.centre[0] + origin[0], b.centre[1] + origin[1]))
