@@ -28,6 +28,7 @@ class WhiteBlob:
     fill: float  # area / area of the fitted rectangle
     grown: WhiteBlob | None = None  # a die's whole footprint, dimmer faces and all (see die_footprint)
     lightness: float = 255.0  # median Lab L over the whole blob, pips and shade in
+    tinted: bool = False  # found only by the tinted look (see tinted_dice): a die only with its pips read surely
 
     def die_like(self, cfg: ReaderConfig) -> bool:
         return (self.narrow(cfg) or cfg.die_min_side <= self.size[0] <= cfg.die_max_side) and self.fill >= cfg.min_fill
@@ -63,6 +64,67 @@ def local_background(cfg: ReaderConfig, lightness: Image) -> NDArray[np.float32]
     return cv2.resize(bg, (lightness.shape[1], lightness.shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
+def white_ab(cal: Calibration | None) -> NDArray[np.float32]:
+    """The (a, b) of white under this lamp and camera: the cube's, as calibration measured it on the board's
+    light-normalised view. A lamp or a white balance off tints every white alike (dice, cube), so a die's
+    colour is judged against it as well as against grey."""
+    white = None if cal is None else cal.classes.get("white")
+    return np.asarray(white.mean[1:] if white is not None else (128.0, 128.0), np.float32)
+
+
+def white_chroma_l1(cal: Calibration | None, lab: Image) -> NDArray[np.int16]:
+    """Per pixel, the L1 distance of (a, b) from grey or from the calibrated white (:func:`white_ab`), the nearer."""
+    a, b = (int(round(float(v))) for v in white_ab(cal))
+    grey = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
+    tinted = cv2.absdiff(lab[..., 1], min(max(a, 0), 255)).astype(np.int16) + cv2.absdiff(lab[..., 2], min(max(b, 0), 255))
+    return np.minimum(grey, tinted)
+
+
+def tinted_blobs(cfg: ReaderConfig, cal: Calibration, lab: Image, base: NDArray[np.float32], mask: NDArray[np.uint8],
+                 found: list[WhiteBlob]) -> list[WhiteBlob]:
+    """The die footprints of :func:`tinted_dice`'s parts, marked ``tinted``, but none within a die's edge of a blob
+    the grey test ``found`` (its shaded side faces, or the wood beside it, are no second die)."""
+    edge = cfg.die_max_side
+    out = []
+    for b in white_blobs(cfg, cal, lab, tinted_dice(cfg, cal, lab, base, mask)):
+        if all(np.hypot(b.centre[0] - f.centre[0], b.centre[1] - f.centre[1]) > edge for f in found):
+            out.append(replace(die_footprint(cfg, lab, base, b), tinted=True))
+    return out
+
+
+def tinted_dice(cfg: ReaderConfig, cal: Calibration, lab: Image, base: NDArray[np.float32], mask: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Light things that :func:`white_mask`'s grey test (``mask``, judged against ``base``) missed, for the dice alone
+    (the cube is found by the grey test): ivory dice, and white ones a tinted lamp or a white
+    balance off colours (their chroma is judged from grey or from the calibrated white, :func:`white_chroma_l1`,
+    up to ``die_max_chroma``). A light part where the grey test already found a die-sized blob is left to it,
+    so the outline it found (a die's top, without its shaded side faces) stays as it was."""
+    if cfg.die_max_chroma <= 0:
+        return np.zeros_like(mask)
+    near = white_chroma_l1(cal, lab)
+    loose = (near < cfg.die_max_chroma * cfg.ivory_chroma_share) & (lab[..., 0] > base + cfg.white_min_lightness)
+    if not loose.any():
+        return np.zeros_like(mask)
+    a, b = white_ab(cal)
+    chroma = np.minimum(np.hypot(lab[..., 1].astype(np.float32) - 128, lab[..., 2].astype(np.float32) - 128),
+                        np.hypot(lab[..., 1].astype(np.float32) - a, lab[..., 2].astype(np.float32) - b))
+    loose &= chroma < cfg.die_max_chroma
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(loose.astype(np.uint8))
+    out = np.zeros_like(mask)
+    smallest = (cfg.die_min_side * cfg.px_per_mm) ** 2 * cfg.min_fill
+    pad = int(round(cfg.white_close * cfg.px_per_mm)) + 2  # room for white_blobs' closing and opening
+    for k in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[k])
+        if area < smallest:
+            continue
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(mask.shape[1], x + w + pad), min(mask.shape[0], y + h + pad)
+        part = labels[y0:y1, x0:x1] == k
+        grey = (mask[y0:y1, x0:x1] > 0) & part
+        if grey.any() and any(b.die_like(cfg) for b in white_blobs(cfg, cal, lab[y0:y1, x0:x1], grey.astype(np.uint8))):
+            continue  # the grey test found a die's top here: its outline stands
+        out[y0:y1, x0:x1] |= part.astype(np.uint8)
+    return out
+
+
 def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = False,
                base: NDArray[np.float32] | None = None) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
     """Pixels as light and grey as a die, or as likely as the cube's learned colour.
@@ -76,8 +138,7 @@ def white_mask(cfg: ReaderConfig, cal: Calibration, lab: Image, cream: bool = Fa
     base = np.maximum(local_background(cfg, lab[..., 0]), cal.wood_lightness) if base is None else base
     light = lab[..., 0] > base + cfg.white_min_lightness * cfg.ivory_lightness_share
     chroma_l1 = cv2.absdiff(lab[..., 1], 128).astype(np.int16) + cv2.absdiff(lab[..., 2], 128)
-    grey = chroma_l1 < cfg.white_max_chroma * cfg.ivory_chroma_share
-    light &= grey
+    light &= (chroma_l1 < cfg.white_max_chroma * cfg.ivory_chroma_share)
     px = lab[light].astype(np.float32)
     chroma = np.hypot(px[:, 1] - 128, px[:, 2] - 128)
     white = (px[:, 0] > base[light] + cfg.white_min_lightness) & (chroma < cfg.white_max_chroma)

@@ -56,6 +56,7 @@ class ReaderConfig:
     background_window: float = 32.0  # mm: light things smaller than this are not background
     background_step: int = 4  # the background is estimated at this fraction of the resolution
     white_max_chroma: float = 22.0
+    die_max_chroma: float = 34.0  # Lab chroma from grey or the calibrated white of light things the grey test missed wholly: ivory dice (b* up to ~32) and tinted light (0: not looked for)
     cube_min_loglik: float = -4.5  # a pixel this likely under the cube's learned colour is cube
     ivory_lightness_share: float = 0.5  # the cube's ivory may be this much less light than a die
     ivory_chroma_share: float = 2.0  # and this much more coloured (L1 chroma vs the die's Euclidean limit)
@@ -118,6 +119,7 @@ class ReaderConfig:
     # (flat dice's tops read 0.979 and up on 502 Blender dice; cocked ones' 0.86 to 1.0, 15 of 51 above 0.965)
     cocked_net_sure: float = 0.8  # a die the outline rules call flat is cocked when vision.cocked's network gives this (above 1: never asked)
     flat_net_sure: float = 0.05  # and one they call cocked is flat when it gives at most this
+    disputed_die_confidence: float = 0.5  # a die's confidence at most, when the rules and that network disagree on flat or cocked
     cocked_side_excess: float = 1.25  # mm: a die's own colour reaching this far past any side face a flat die can show is a cocked die's
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.blobs import WhiteBlob, _opened_outline, _pixels_inside, die_footprint, white_blobs, white_mask
+from vision.blobs import WhiteBlob, _opened_outline, _pixels_inside, die_footprint, tinted_dice, white_blobs, white_mask
 from vision.calibration import Calibration
 from vision.cocked import die_look, load_cocked_model
 from vision.config import ReaderConfig
@@ -345,23 +345,35 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         face = as_cocked(face)  # the top may be foreshortened, or lie past a side face
     # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
     # foreshortened read then stands against a square read as sure); sure it is flat, rules that saw a cocked one
+    disputed = False  # the rules and the network disagree on flat or cocked: the die is read, but not surely
     if cfg.cocked_net_sure <= 1.0:  # (above 1: never asked)
         square = face if flat else read_top_face(cfg, raw, footprint, True, away, reads)
         cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
         if cocked is not None and flat and cocked >= cfg.cocked_net_sure:
-            flat = False
+            flat, disputed = False, True
             face = as_cocked(face, surely_cocked=True)
         elif cocked is not None and not flat and cocked <= cfg.flat_net_sure:
-            face, flat = square, True
+            face, flat, disputed = square, True, True
+        elif cocked is not None and (cocked >= 0.5) == flat:
+            disputed = True  # the rules' call stands against the network's lean
     face = one_is_a_pip(cfg, view, centre, face, reads, away)
     value, conf = face.value, face.confidence
     return {
         "value": value,
         "flat": bool(flat),
         "half": half_of(cfg.geometry, cal.layout, centre),
-        "confidence": round(conf, 3),
+        "confidence": round(conf, 3),  # of its pips' read (see sure_of for the die's as reported)
         "xy_mm": [round(centre[0], 1), round(centre[1], 1)],
+        "disputed": disputed,
     }
+
+
+def sure_of(cfg: ReaderConfig, die: dict[str, Any]) -> dict[str, Any]:
+    """A die read by :func:`read_die` as reported: its confidence at most ``disputed_die_confidence`` when the rules
+    and vision.cocked's network disagreed on flat or cocked (whether it counts as a die is judged on its pips' read)."""
+    if not die.get("disputed"):
+        return die
+    return {**die, "confidence": min(die["confidence"], cfg.disputed_die_confidence)}
 
 
 def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, bands: list[OutlineBand],
@@ -455,9 +467,11 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
         if not counts_as_die(cfg, clean, grey, narrow=blob.narrow(cfg)):
             continue
         die = read_die(cfg if fine is None else fine.cfg, cal, window, seen, view)
+        if blob.tinted and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
+            continue  # only the tinted look saw it: a die shows its pips surely, grey wood or a side face does not
         if counts_as_die(cfg, clean, grey, die):
             dice.append(die)
-    return dice + dice_past_outline(cfg, cal, view, strips, cube, fine, gains)
+    return [sure_of(cfg, d) for d in dice + dice_past_outline(cfg, cal, view, strips, cube, fine, gains)]
 
 
 def greyer_than_dice(cfg: ReaderConfig, cal: Calibration, blob: WhiteBlob) -> bool:
@@ -525,6 +539,8 @@ def die_in_detail(cfg: ReaderConfig, fine: FineLook, blob: WhiteBlob) -> tuple[I
     base = cv2.remap(fine.base, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lab = lab8_image(cv2.multiply(window, gains, dtype=cv2.CV_8U))
     bright, _ = white_mask(detail, cal, lab, base=base)
+    if blob.tinted:  # found by the tinted look: found again by it
+        bright |= tinted_dice(detail, cal, lab, base, bright)
     origin = np.array([x0, y0]) / detail.px_per_mm  # the window's corner, canonical mm
     near = [(float(np.hypot(*(np.asarray(b.centre) + origin - blob.centre))), b) for b in white_blobs(detail, cal, lab, bright)]
     near = [(d, b) for d, b in near if d < cfg.geometry.die_edge / 2 and b.die_like(detail)]

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.blobs import _grown, die_footprint, white_blobs, white_mask
+from vision.blobs import _grown, die_footprint, tinted_blobs, white_blobs, white_mask
 from vision.board import to_canonical
 from vision.calibration import Calibration, warp_maps
 from vision.config import ReaderConfig
@@ -66,7 +66,8 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     prof = sample_profiles(cfg, lab, cal.layout)
     bright, base = white_mask(cfg, cal, lab)
     blobs = [die_footprint(cfg, lab, base, b) for b in white_blobs(cfg, cal, lab, bright)]
-    tops = [b.contour for b in blobs if b.fill >= cfg.min_fill]  # not a copper rim's highlight, an arc
+    blobs_of_dice = blobs + tinted_blobs(cfg, cal, lab, base, bright, blobs)
+    tops = [b.contour for b in blobs_of_dice if b.fill >= cfg.min_fill]  # not a copper rim's highlight, an arc
     # where dice or the cube may hide checkers: their colours say nothing of checkers within a margin round a die's
     # light top (parallax shows its side faces, often in shade, toward the camera's foot); a copper ring is still
     # looked for nearer, where its bright arc outshines what a die casts
@@ -93,7 +94,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     same = cfg.detail_px_per_mm == cfg.px_per_mm
     cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail, base)
     fine = None if same else FineLook(cfg.detail(), cal, image, gains, base, detail, detail_bands)
-    return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs, strips, cube, fine, gains), cube)
+    return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs_of_dice, strips, cube, fine, gains), cube)
 
 
 def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: list[StackReading], arm_seen: bool,

@@ -56,6 +56,7 @@ OLIVE = (0.20, 0.38, 0.36)
 ORANGE = (0.13, 0.33, 0.70)
 COPPER = (0.33, 0.52, 0.80)
 DIE_WHITE = (0.93, 0.94, 0.95)
+IVORY_DICE = ((0.67, 0.84, 0.92), (0.74, 0.87, 0.93), (0.78, 0.89, 0.94))  # aged or ivory dice, BGR: yellower than the cube
 PIP = (0.12, 0.10, 0.10)
 CUBE_IVORY = (0.82, 0.90, 0.95)
 SKIN = (0.55, 0.66, 0.85)
@@ -78,6 +79,7 @@ class DieSpec:
     angle: float  # degrees
     flat: bool = True
     tilt_dir: float = 0.0  # degrees, direction the cocked die leans
+    colour: tuple[float, float, float] = DIE_WHITE  # BGR 0..1: white, or an ivory tint (IVORY_DICE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,13 +406,13 @@ def _paint_texture(canvas: FloatImage, quad: NDArray[np.float64], texture: Float
 
 
 @lru_cache(maxsize=64)
-def _die_texture(value: int, side: int) -> tuple[FloatImage, FloatImage]:
-    """A die face (white, its rounded rim a little darker, dark pips) and its alpha, ``side`` pixels square."""
+def _die_texture(value: int, side: int, colour: tuple[float, float, float] = DIE_WHITE) -> tuple[FloatImage, FloatImage]:
+    """A die face (``colour``, its rounded rim a little darker, dark pips) and its alpha, ``side`` pixels square."""
     yy, xx = (np.mgrid[0:side, 0:side].astype(np.float32) + 0.5) / side - 0.5
     rim = np.clip((0.5 - np.maximum(np.abs(xx), np.abs(yy))) / 0.07, 0, 1)
     corner = np.clip((0.5 - 0.1 - np.hypot(np.maximum(np.abs(xx) - 0.4, 0), np.maximum(np.abs(yy) - 0.4, 0)) / 0.1 * 0.1) * side, 0, 1)
     face = np.empty((side, side, 3), np.float32)
-    face[:] = DIE_WHITE
+    face[:] = colour
     face *= (0.8 + 0.2 * rim)[..., None]
     for px, py in PIP_LAYOUT[value]:
         d = np.hypot(xx - px * 0.28, yy - py * 0.28)
@@ -455,7 +457,7 @@ def paint_die(canvas: FloatImage, die: DieSpec, geo: BoardGeometry, ppm: float, 
     side = max(16, int(round(geo.die_edge * ppm * 2)))
     xy = (die.xy[0] + offset, die.xy[1] + offset)
     corners, normals = _box(geo.die_edge, xy, surface_height(geo, die.xy), die.angle, 0.0 if die.flat else lean)
-    textures = [_die_texture(v, side) for v in _die_faces(die.value)]
+    textures = [_die_texture(v, side, die.colour) for v in _die_faces(die.value)]
     _paint_box(canvas, corners, normals, textures, eye, _light_vector(light_deg), ppm, cover)
 
 
