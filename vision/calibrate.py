@@ -167,35 +167,44 @@ def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layo
 
 @lru_cache(maxsize=4)
 def _ring_template(geo: BoardGeometry, ppm: float, cfg: CalibrationConfig) -> NDArray[np.float32]:
-    """A checker's copper rim as an annulus (1 on the rim, 0 inside and around it)."""
+    """A checker's edges as rings (1 on its outline and on its rim's inner edge, 0 elsewhere): whatever the colours
+    of inlay, copper and leather, and however the lamp makes them stand out, a checker is edged there."""
     r = geo.checker_diameter / 2
     half = int(np.ceil((r + cfg.ring_margin) * ppm))
     yy, xx = np.mgrid[-half:half + 1, -half:half + 1] / ppm
     rad = np.hypot(xx, yy)
-    return ((rad >= r * cfg.rim_band[0]) & (rad <= r)).astype(np.float32)
+    ring = cfg.ring_edge_width / 2
+    return ((np.abs(rad - r) <= ring) | (np.abs(rad - r * cfg.rim_band[0]) <= ring)).astype(np.float32)
 
 
-def find_start_checkers(cfg: CalibrationConfig, lightness: NDArray[np.float32], layout: Layout) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Where each start checker of the first layer is seen on the canonical plane, and where it should be (both mm)."""
+def edge_strength(lab: NDArray[np.float32], ppm: float, blur_mm: float) -> NDArray[np.float32]:
+    """How sharply the colour changes at each pixel (Lab gradient magnitude, all three channels)."""
+    smooth = cv2.GaussianBlur(lab, (0, 0), max(0.5, blur_mm * ppm))
+    gx, gy = cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
+    return np.sqrt((gx * gx + gy * gy).sum(axis=2))
+
+
+def find_start_checkers(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layout) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Where each start checker of the first layer is seen on the canonical plane (Lab image ``lab``), and where it
+    should be (both mm)."""
     geo, ppm = cfg.reader.geometry, cfg.reader.px_per_mm
     tmpl = _ring_template(geo, ppm, cfg)
     half, reach = tmpl.shape[0] // 2, int(round(cfg.ring_search * ppm))
+    pad = half + reach  # a checker by the frame is looked for past the board's edge too
+    edges = cv2.copyMakeBorder(edge_strength(lab, ppm, cfg.ring_blur_mm), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     dark, light, _ = _start_slots(geo, layout)
     seen, want = [], []
-    h, w = lightness.shape
     for cx, cy in dark + light:
-        x, y = int(round(cx * ppm)), int(round(cy * ppm))
+        x, y = int(round(cx * ppm)) + pad, int(round(cy * ppm)) + pad
         x0, y0 = x - half - reach, y - half - reach
-        if x0 < 0 or y0 < 0 or x + half + reach + 1 > w or y + half + reach + 1 > h:
-            continue
-        window = lightness[y0:y + half + reach + 1, x0:x + half + reach + 1]
+        window = edges[y0:y + half + reach + 1, x0:x + half + reach + 1]
         score = cv2.matchTemplate(window, tmpl, cv2.TM_CCOEFF_NORMED)
         _, best, _, (bx, by) = cv2.minMaxLoc(score)
         if best < cfg.ring_min_score or not (0 < bx < score.shape[1] - 1 and 0 < by < score.shape[0] - 1):
             continue
         # sub-pixel: a parabola through the peak and its neighbours, each way
-        px = x0 + bx + half + float(parabola_vertex(score[by, bx - 1], best, score[by, bx + 1]))
-        py = y0 + by + half + float(parabola_vertex(score[by - 1, bx], best, score[by + 1, bx]))
+        px = x0 - pad + bx + half + float(parabola_vertex(score[by, bx - 1], best, score[by, bx + 1]))
+        py = y0 - pad + by + half + float(parabola_vertex(score[by - 1, bx], best, score[by + 1, bx]))
         seen.append(((px + 0.5) / ppm, (py + 0.5) / ppm))
         want.append((cx, cy))
     return np.array(seen, np.float64).reshape(-1, 2), np.array(want, np.float64).reshape(-1, 2)
@@ -253,7 +262,7 @@ def refit_on_start(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArra
             layout = learn_layout(cfg, lab)
         except StartPositionNotFoundError:
             return lens, hom
-        seen, want = find_start_checkers(look, lab[..., 0], layout)
+        seen, want = find_start_checkers(look, lab, layout)
         if len(seen) < (cfg.min_start_checkers if search is None else cfg.min_wide_checkers):
             return lens, hom
         before = float(np.sqrt(np.minimum(((seen - want) ** 2).sum(axis=1), cfg.fit_outlier_mm ** 2).mean()))
@@ -393,7 +402,7 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
 def _rings_in_place(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layout) -> bool:
     """Whether the fit puts nearly every start checker's copper ring where the fit says it is: one that misses
     an end of the board by a point's width still reads most of the start position back."""
-    seen, want = find_start_checkers(cfg, lab[..., 0], layout)
+    seen, want = find_start_checkers(cfg, lab, layout)
     near = np.hypot(*(seen - want).T) <= cfg.ring_in_place_mm if len(seen) else np.zeros(0, bool)
     return int(near.sum()) >= cfg.min_rings_in_place
 

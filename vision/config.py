@@ -190,7 +190,9 @@ class CalibrationConfig:
     # the lens, fitted to the start checkers' rims
     ring_margin: float = 3.0  # mm of board around the rim in its template
     ring_search: float = 8.0  # mm a start checker is looked for around its place
-    ring_min_score: float = 0.3  # rim template correlation that counts as found
+    ring_min_score: float = 0.15  # correlation with a checker's edges that counts as found
+    ring_edge_width: float = 1.5  # mm: the width of each edge ring in that template
+    ring_blur_mm: float = 0.5  # smoothing before the edges are taken
     min_start_checkers: int = 16  # of the 30 (first layer), needed to refit the lens
     min_wide_checkers: int = 12  # the same for a wide refit, which the start position's read-back judges anyway
     max_barrel: float = 0.2  # barrel coefficient search range (normalised by the image's longer side) ...
