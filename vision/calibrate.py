@@ -258,11 +258,10 @@ def refit_on_start(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArra
         look = cfg if search is None else replace(cfg, ring_search=search)
         canon = flatten_light(rcfg, to_canonical(image, canonical_maps(lens, hom, geo, rcfg.px_per_mm)), rcfg.wood_level)
         lab = lab_image(canon)
-        try:
-            layout = learn_layout(cfg, lab)
-        except StartPositionNotFoundError:
-            return lens, hom
-        seen, want = find_start_checkers(look, lab, layout)
+        # where the checkers stand depends only on which end holds the home boards (the colours do not enter):
+        # both ends are tried, so a fit too rough for the layout to be told yet is drawn to the checkers all the same
+        seen, want = max((find_start_checkers(look, lab, Layout(home_right, True)) for home_right in (True, False)),
+                         key=lambda found: len(found[0]))
         if len(seen) < (cfg.min_start_checkers if search is None else cfg.min_wide_checkers):
             return lens, hom
         before = float(np.sqrt(np.minimum(((seen - want) ** 2).sum(axis=1), cfg.fit_outlier_mm ** 2).mean()))
