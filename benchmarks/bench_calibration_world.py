@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import docs_section  # noqa: E402
+from benchmarks.bench_vision_world import parse_kv  # noqa: E402
 from benchmarks.world import board as world_board  # noqa: E402
 from benchmarks.world.camera import make_camera  # noqa: E402
 from benchmarks.world.render import render  # noqa: E402
@@ -40,16 +41,6 @@ from vision.errors import VisionError  # noqa: E402
 from vision.geometry import BoardGeometry, checker_centre  # noqa: E402
 
 POINTS = (1, 12, 13, 24)  # the corners' stacks: a layout or a fit that is off misplaces at least one
-
-
-def parse_kv(items: list[str]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = defaultdict(list)
-    for item in items:
-        k, _, v = item.partition("=")
-        if k not in FACTORS or v not in FACTORS[k]:
-            raise SystemExit(f"{item!r}: a factor=value of benchmarks.world.FACTORS (e.g. lens=barrel)")
-        out[k].append(v)
-    return out
 
 
 def start_scene(seed: int, fixed: dict[str, str], hold: dict[str, tuple[str, ...]]) -> Scene:
