@@ -216,7 +216,7 @@ def bench(sources: list[tuple[str, Iterator]], verbose: bool, root: Path | None 
                 for (who, _), tally, reader in zip(READERS, tallies, readers):
                     try:
                         t0 = time.process_time()
-                        reading = reader(image)
+                        reading = reader(image).to_json()
                         tally.seconds.append(time.process_time() - t0)
                     except VisionError:
                         reading = None

@@ -197,7 +197,7 @@ def _run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             image, truth = render(scene, setup, fseed, lamp_drift=0.5)
             t0, c0 = time.perf_counter(), time.process_time()
             try:
-                reading = reader(image)
+                reading = reader(image).to_json()  # compared with the renderer's truth (JSON)
             except VisionError as exc:
                 reading = None
                 err = str(exc)

@@ -182,7 +182,7 @@ def main() -> int:
             image = read_image(d / name)
             t0, c0 = time.perf_counter(), time.process_time()
             try:
-                reading: dict[str, Any] | None = reader(image)
+                reading: dict[str, Any] | None = reader(image).to_json()  # compared with the truth (JSON)
                 err = ""
             except VisionError as exc:
                 reading, err = None, f"{type(exc).__name__}: {exc}"

@@ -3,6 +3,7 @@
 No I/O, no clock, no randomness, no third-party imports.
 """
 
+from .colour import Colour
 from .game import Rules
 from .ids import MatchId, Xgid
 from .judge import Verdict, judge
@@ -14,6 +15,7 @@ from .sgf import read_sgf, write_sgf
 
 __all__ = [
     "BAR",
+    "Colour",
     "OFF",
     "Hop",
     "MatchId",

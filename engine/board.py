@@ -8,13 +8,13 @@ player 0 and light player 1.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from .position import CHECKERS, Position, PositionError
+from .colour import Colour
+from .position import CHECKERS, Position
 
-DARK = 0
-LIGHT = 1
-COLOURS = ("dark", "light")
+DARK = Colour.DARK.player  # the engine's numbers for the colours (engine.colour)
+LIGHT = Colour.LIGHT.player
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,17 +25,9 @@ class Board:
     points: tuple[int, ...]
     bar: tuple[int, int] = (0, 0)
 
-    @classmethod
-    def from_reading(cls, reading: Mapping[str, Any]) -> Board:
-        """The checkers of a board-spec JSON reading (dice and cube are ignored)."""
-        points = reading.get("points")
-        if not isinstance(points, Sequence) or len(points) != 24 or not all(isinstance(n, int) for n in points):
-            raise PositionError("a reading needs 'points': 24 whole numbers (dark positive, light negative)")
-        bar = reading.get("bar") or {}
-        return cls(tuple(points), (int(bar.get("dark", 0)), int(bar.get("light", 0))))
-
     def to_reading(self) -> dict[str, Any]:
-        """The checker fields of a board-spec reading (``off`` by subtraction)."""
+        """The checker fields of a board-spec JSON reading (``off`` by subtraction); a reading is read
+        back, checked, by ``vision.reading.Reading.from_json``."""
         dark_on = sum(n for n in self.points if n > 0) + self.bar[0]
         light_on = -sum(n for n in self.points if n < 0) + self.bar[1]
         return {

@@ -98,9 +98,9 @@ class Result:
 
 
 # --- events ----------------------------------------------------------------------
-# What happens at the board, fed to the state machine.  engine.record has actions of
-# the same names for what a record file says (its Move holds dice and notation, not a
-# position); engine.from_events turns these events into those actions.
+# What happens at the board, fed to the state machine.  engine.record has Recorded* actions
+# for what a record file says (its RecordedMove holds dice and notation, not a position);
+# engine.from_events turns these events into those actions.
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,11 +50,11 @@ on single actions have no place in the format and are not written.
 ... '''
 >>> match = read_mat(text, "example.mat")
 >>> match.games[0].actions[2:4]
-(Move(player=1, dice=(6, 4), play='24/14', comment=''), Move(player=0, dice=(4, 4), play='24/20 13/9(2) 8/4', comment=''))
+(RecordedMove(player=1, dice=(6, 4), play='24/14', comment=''), RecordedMove(player=0, dice=(4, 4), play='24/20 13/9(2) 8/4', comment=''))
 >>> match.games[0].actions[4:]
-(Double(player=1, cube=2, comment=''), Drop(player=0, comment=''))
+(RecordedDouble(player=1, cube=2, comment=''), RecordedDrop(player=0, comment=''))
 >>> match.games[0].result
-Result(winner=1, points=1, resigned=False)
+RecordedResult(winner=1, points=1, resigned=False)
 >>> for line in write_mat(match).splitlines()[5:]:
 ...     line
 ' Ann : 0                        Bob : 0'
@@ -74,18 +74,18 @@ from . import game as flow
 from .plays import PlayError, legal_plays
 from .record import (
     Action,
-    Beaver,
-    Double,
-    Drop,
-    Game,
-    Match,
-    Move,
-    Raccoon,
+    RecordedBeaver,
+    RecordedDouble,
+    RecordedDrop,
+    RecordedGame,
+    RecordedMatch,
+    RecordedMove,
+    RecordedRaccoon,
     RecordError,
-    Resign,
-    Result,
-    Roll,
-    Take,
+    RecordedResign,
+    RecordedResult,
+    RecordedRoll,
+    RecordedTake,
     other,
 )
 from .replay import (
@@ -117,7 +117,7 @@ class Wins:
     points: int
 
 
-Item = Move | Roll | Double | Take | Drop | Beaver | Raccoon | Wins
+Item = RecordedMove | RecordedRoll | RecordedDouble | RecordedTake | RecordedDrop | RecordedBeaver | RecordedRaccoon | Wins
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,19 +260,19 @@ def _item(text: str, player: int, source: str, number: int, game: int) -> Item |
         dice = (int(roll.group(1)), int(roll.group(2)))
         rest = roll.group(3).strip()
         if rest and set(rest) == {"?"}:
-            return Roll(player, dice)
+            return RecordedRoll(player, dice)
         if rest.lower() == "cannot move":
             rest = ""
-        return Move(player, dice, rest)
+        return RecordedMove(player, dice, rest)
     cube = _CUBE.match(text)
     if cube:
         value = int(cube.group(2)) if cube.group(2) else 0
         kind = cube.group(1).lower()
-        return Double(player, value) if kind == "doubles" else Beaver(player, value) if kind == "beavers" else Raccoon(player, value)
+        return RecordedDouble(player, value) if kind == "doubles" else RecordedBeaver(player, value) if kind == "beavers" else RecordedRaccoon(player, value)
     if text.lower() == "takes":
-        return Take(player)
+        return RecordedTake(player)
     if text.lower() == "drops":
-        return Drop(player)
+        return RecordedDrop(player)
     wins = _WINS.match(text)
     if wins:
         return Wins(player, int(wins.group(1)))
@@ -284,7 +284,7 @@ def _item(text: str, player: int, source: str, number: int, game: int) -> Item |
 # --- interpretation: replay each game through the rules -----------------------------
 
 
-def read_mat(text: str, source: str = "<mat>") -> Match:
+def read_mat(text: str, source: str = "<mat>") -> RecordedMatch:
     """The match in a ``.mat`` text; ``source`` names it in error messages."""
     return read_mat_replay(text, source).match
 
@@ -295,8 +295,8 @@ def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
     than as the rules give it."""
     raw = _parse(text, source)
     rules, tags = _rules(raw, source)
-    state = start_match(rules, [Game(g.score, ()) for g in raw.games[:1] if g.score != (-1, -1)])
-    games: list[Game] = []
+    state = start_match(rules, [RecordedGame(g.score, ()) for g in raw.games[:1] if g.score != (-1, -1)])
+    games: list[RecordedGame] = []
     replays: list[GameReplay] = []
     warnings: list[str] = []
     for number, raw_game in enumerate(raw.games, start=1):
@@ -322,7 +322,7 @@ def read_mat_replay(text: str, source: str = "<mat>") -> MatchReplay:
     players = raw.games[0].players if raw.games else (tagged[0] or "Player 1", tagged[1] or "Player 2")
     # A blank name column: the header tag's name, when it has one.
     players = (players[0] or tagged[0].strip(), players[1] or tagged[1].strip())
-    match = Match(players, rules, tuple(games), tags, "\n".join(raw.comments))
+    match = RecordedMatch(players, rules, tuple(games), tags, "\n".join(raw.comments))
     return MatchReplay(match, tuple(replays), tuple(warnings))
 
 
@@ -359,7 +359,7 @@ def _tag_players(tags: list[tuple[str, str]]) -> tuple[str, str]:
     return found.get("player 1", ""), found.get("player 2", "")
 
 
-def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tuple[Game, GameReplay]:
+def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tuple[RecordedGame, GameReplay]:
     steps: list[Step] = []
     actions: list[Action] = []
     lines: list[int] = []  # the line of each step
@@ -374,9 +374,9 @@ def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tup
             claimed = entry
             continue
         action = _action(entry.item, state, ends_game=_only_wins_follow(items, k))
-        moves += isinstance(action, Move)
+        moves += isinstance(action, RecordedMove)
         step = _advance(state, action, source, entry.number, number, max(moves, 1))
-        if isinstance(action, Move) and step.reasons:
+        if isinstance(action, RecordedMove) and step.reasons:
             _check_syntax(action.play, source, entry.number, number, moves)  # illegal, or damaged?
         canonical = _canonical(action, step)
         if canonical is not action:
@@ -390,10 +390,10 @@ def _interpret(raw: _RawGame, start: flow.Game, number: int, source: str) -> tup
         state, said = _claim(claimed, state, raw.score, actions, steps, (source, number, max(moves, 1)))
         lines += [claimed.number] * (len(steps) - len(lines))
     result = state.result
-    game = Game(
+    game = RecordedGame(
         raw.score,
         tuple(actions),
-        None if result is None else Result(result.winner, result.points, result.how == "resignation"),
+        None if result is None else RecordedResult(result.winner, result.points, result.how == "resignation"),
     )
     warnings = [f"{source}: line {line}, game {number}, move {s.move}: {w}" for s, line in zip(steps, lines) for w in s.warnings]
     if claimed is not None:
@@ -417,9 +417,9 @@ def _only_wins_follow(items: list[_Line], k: int) -> bool:
 def _action(item: Item, state: flow.Game, ends_game: bool) -> Action:
     """The record's action for a ``.mat`` item; fills cube values a dialect leaves out."""
     resigned_at_roll = ends_game and state.phase is not flow.Phase.OPENING
-    if isinstance(item, Move) and not item.play and resigned_at_roll and legal_plays(state.position, item.dice):
-        return Roll(item.player, item.dice)
-    if isinstance(item, (Beaver, Raccoon)) and not item.cube:
+    if isinstance(item, RecordedMove) and not item.play and resigned_at_roll and legal_plays(state.position, item.dice):
+        return RecordedRoll(item.player, item.dice)
+    if isinstance(item, (RecordedBeaver, RecordedRaccoon)) and not item.cube:
         return replace(item, cube=state.offered * 2)
     return item  # type: ignore[return-value]
 
@@ -435,7 +435,7 @@ def _advance(state: flow.Game, action: Action, source: str, line: int, game: int
 
 
 def _canonical(action: Action, step: Step) -> Action:
-    if isinstance(action, Move) and step.play is not None:
+    if isinstance(action, RecordedMove) and step.play is not None:
         text = str(step.play)
         return action if text == action.play else replace(action, play=text)
     return action
@@ -464,7 +464,7 @@ def _claim(
     length = state.rules.match_length
     needed = length - score[winner] if length else 0
     if state.result is None:
-        resign = Resign(other(winner), points)
+        resign = RecordedResign(other(winner), points)
         step = _advance(state, resign, source, claimed.number, game, move)
         actions.append(resign)
         steps.append(step)
@@ -489,7 +489,7 @@ def _claim(
 # --- the writer ---------------------------------------------------------------------
 
 
-def write_mat(match: Match) -> str:
+def write_mat(match: RecordedMatch) -> str:
     """The match as GNU Backgammon exports it (``export match mat``).
 
     Raises :class:`MatError` for a game whose cube starts above 1 (automatic
@@ -564,14 +564,14 @@ class _Columns:
         self.lines.append(" " * (6 if winner == 0 else 34) + text)
 
 
-def _game_lines(match: Match, game: Game, done: GameReplay) -> list[str]:
+def _game_lines(match: RecordedMatch, game: RecordedGame, done: GameReplay) -> list[str]:
     head = f"{match.players[0]} : {game.score[0]}"
     lines = [f" Game {done.number}", f" {head:<31s}{match.players[1]} : {game.score[1]}"]
     columns = _Columns()
     for step in done.steps:
         text = _cell(step)
         if text is not None:
-            columns.put(step.action.player, text, isinstance(step.action, Roll))
+            columns.put(step.action.player, text, isinstance(step.action, RecordedRoll))
     if game.result is not None:
         columns.result(game.result.winner, game.result.points)
     columns.flush()
@@ -582,30 +582,30 @@ def _game_lines(match: Match, game: Game, done: GameReplay) -> list[str]:
 
 def _cell(step: Step) -> str | None:
     action = step.action
-    if isinstance(action, Move):
+    if isinstance(action, RecordedMove):
         return f"{action.dice[0]}{action.dice[1]}: {_hops(step)}"
-    if isinstance(action, Roll):
+    if isinstance(action, RecordedRoll):
         # GNU Backgammon writes the bare roll, which its own importer takes
         # for a dance or, when only one play is possible, for that play;
         # "????" (as eXtreme Gammon and Backgammon Studio write) it reads as
         # dice set before a resignation, and so do we.
         return f"{action.dice[0]}{action.dice[1]}: ????"
-    if isinstance(action, Double):
+    if isinstance(action, RecordedDouble):
         return f" Doubles => {action.cube}"
-    if isinstance(action, Beaver):
+    if isinstance(action, RecordedBeaver):
         return f" Beavers => {action.cube}"
-    if isinstance(action, Raccoon):
+    if isinstance(action, RecordedRaccoon):
         return f" Raccoons => {action.cube}"
-    if isinstance(action, Take):
+    if isinstance(action, RecordedTake):
         return " Takes"
-    if isinstance(action, Drop):
+    if isinstance(action, RecordedDrop):
         return " Drops"
     return None  # a resignation shows as its Wins line
 
 
 def _hops(step: Step) -> str:
     """One hop per die, bar 25 and off 0, as GNU Backgammon writes a play."""
-    assert isinstance(step.action, Move)
+    assert isinstance(step.action, RecordedMove)
     if step.play is None:
         return step.action.play
     hops = sorted(step.play.hops, key=lambda h: (h.src, h.dst), reverse=True)

@@ -14,12 +14,13 @@ in GNU Backgammon's canonical form when it is legal; ``""`` means no checker
 moved (a roll that could not be played).  A play that broke the rules but was
 accepted at the board is kept as it was made; the replay reports it.
 
-The actions here share names with the events of :mod:`engine.game` (``Move``, ``Roll``,
-``Double`` ...) but are another thing: an event is what the referee feeds the game's state
-machine (a ``Move`` holds the position after the play), an action is what a record file
-says (a ``Move`` holds the dice and the play's notation).  :mod:`engine.from_events` turns
-events into a record, and :mod:`engine.replay` a record back into positions; import the
-two modules by name (``from engine import game, record``) where both are needed.
+The actions here are named ``Recorded*`` (:class:`RecordedMove`, :class:`RecordedRoll`,
+:class:`RecordedDouble` ... :class:`RecordedMatch`) because :mod:`engine.game` has events and
+states for the same moments of play that are other things: an event is what the referee feeds
+the game's state machine (a :class:`engine.game.Move` holds the position after the play), an
+action is what a record file says (a :class:`RecordedMove` holds the dice and the play's
+notation).  :mod:`engine.from_events` turns events into a record, and :mod:`engine.replay` a
+record back into positions.  No two types of the engine share a name.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def other(player: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class RecordedMove:
     """A roll and the play made with it (``""``: no checker moved)."""
 
     player: int
@@ -70,7 +71,7 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class Roll:
+class RecordedRoll:
     """A roll that was not played: the player resigned (or the record ends) first."""
 
     player: int
@@ -79,7 +80,7 @@ class Roll:
 
 
 @dataclass(frozen=True, slots=True)
-class Double:
+class RecordedDouble:
     """The player on roll turns the cube to ``cube``."""
 
     player: int
@@ -88,7 +89,7 @@ class Double:
 
 
 @dataclass(frozen=True, slots=True)
-class Take:
+class RecordedTake:
     """The doubled player takes and owns the cube."""
 
     player: int
@@ -96,7 +97,7 @@ class Take:
 
 
 @dataclass(frozen=True, slots=True)
-class Drop:
+class RecordedDrop:
     """The doubled player passes and loses the game at the cube before the double."""
 
     player: int
@@ -104,7 +105,7 @@ class Drop:
 
 
 @dataclass(frozen=True, slots=True)
-class Beaver:
+class RecordedBeaver:
     """The doubled player redoubles at once to ``cube`` and keeps the cube (money play)."""
 
     player: int
@@ -113,7 +114,7 @@ class Beaver:
 
 
 @dataclass(frozen=True, slots=True)
-class Raccoon:
+class RecordedRaccoon:
     """The beavered player redoubles again to ``cube`` (money play)."""
 
     player: int
@@ -122,7 +123,7 @@ class Raccoon:
 
 
 @dataclass(frozen=True, slots=True)
-class Resign:
+class RecordedResign:
     """The player gives up the game and the opponent accepts: the opponent wins
     ``points`` (cube included).  A resignation refused is not recorded."""
 
@@ -131,11 +132,11 @@ class Resign:
     comment: str = ""
 
 
-Action = Move | Roll | Double | Take | Drop | Beaver | Raccoon | Resign
+Action = RecordedMove | RecordedRoll | RecordedDouble | RecordedTake | RecordedDrop | RecordedBeaver | RecordedRaccoon | RecordedResign
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class RecordedResult:
     """How a game ended: the winner, the points won (cube included), and
     whether the loser resigned."""
 
@@ -145,7 +146,7 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
+class RecordedGame:
     """One game: the score before it, its actions in order, its result
     (``None`` when the record stops before the game ends), a comment, and the
     cube's value when play starts (above 1 after automatic doubles on equal
@@ -153,23 +154,23 @@ class Game:
 
     score: tuple[int, int]
     actions: tuple[Action, ...]
-    result: Result | None = None
+    result: RecordedResult | None = None
     comment: str = ""
     cube: int = 1
 
-    def moves(self) -> tuple[Move, ...]:
+    def moves(self) -> tuple[RecordedMove, ...]:
         """The game's moves (rolls that were played, or danced), in order."""
-        return tuple(a for a in self.actions if isinstance(a, Move))
+        return tuple(a for a in self.actions if isinstance(a, RecordedMove))
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
+class RecordedMatch:
     """A match or money session: the two players, the rules (with the match
     length, 0 = money), the games, the file's other header tags and a comment."""
 
     players: tuple[str, str]
     rules: Rules
-    games: tuple[Game, ...]
+    games: tuple[RecordedGame, ...]
     tags: tuple[tuple[str, str], ...] = ()
     comment: str = ""
 

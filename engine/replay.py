@@ -17,7 +17,7 @@ except in ``replay(match, tolerant=True)``, which the writers use: there the
 action is kept as recorded, unchecked, with a warning, so that a record is
 always written.
 
-Numbering: games from 1; a game's moves (its :class:`~engine.record.Move`
+Numbering: games from 1; a game's moves (its :class:`~engine.record.RecordedMove`
 actions, dances included) from 1.  ``move`` in a message is the number of the
 move the action is, or follows.
 """
@@ -42,19 +42,19 @@ from .plays import (
 from .position import Position, PositionError
 from .record import (
     Action,
-    Beaver,
-    Double,
-    Drop,
-    Game,
+    RecordedBeaver,
+    RecordedDouble,
+    RecordedDrop,
+    RecordedGame,
     IllegalPlay,
-    Match,
-    Move,
-    Raccoon,
+    RecordedMatch,
+    RecordedMove,
+    RecordedRaccoon,
     RecordError,
-    Resign,
-    Result,
-    Roll,
-    Take,
+    RecordedResign,
+    RecordedResult,
+    RecordedRoll,
+    RecordedTake,
     other,
 )
 
@@ -116,16 +116,16 @@ class GameReplay:
         return None
 
     @property
-    def result(self) -> Result | None:
+    def result(self) -> RecordedResult | None:
         """The result the rules give (None when the record stops first)."""
         r = self.end.result
         if r is None:
             return None
-        return Result(r.winner, r.points, r.how == "resignation")
+        return RecordedResult(r.winner, r.points, r.how == "resignation")
 
     def moves(self) -> tuple[Step, ...]:
         """The steps that are moves."""
-        return tuple(s for s in self.steps if isinstance(s.action, Move))
+        return tuple(s for s in self.steps if isinstance(s.action, RecordedMove))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +133,7 @@ class MatchReplay:
     """A replayed match; ``warnings`` are the games' warnings and any about the
     record as a whole."""
 
-    match: Match
+    match: RecordedMatch
     games: tuple[GameReplay, ...]
     warnings: tuple[str, ...] = ()
 
@@ -168,7 +168,7 @@ def written_after(position: Position, text: str) -> Position:
         raise PlayError(f"{text!r} leads to an impossible position: {exc}") from None
 
 
-def _move_step(state: flow.Game, action: Move, move: int) -> Step:
+def _move_step(state: flow.Game, action: RecordedMove, move: int) -> Step:
     """A move judged by the rules (once, in :func:`engine.game.apply`).  When
     the written position is not a legal play's, the text may still name one
     (a combined hop that must hit on the way): :func:`parse_play` decides.
@@ -190,7 +190,7 @@ def _move_step(state: flow.Game, action: Move, move: int) -> Step:
     return Step(action, move, state, flow.apply(state, flow.Move(action.player, play.after)), play)
 
 
-def _as_made_step(state: flow.Game, action: Move, move: int) -> Step:
+def _as_made_step(state: flow.Game, action: RecordedMove, move: int) -> Step:
     try:
         after = _follow(state.position, action.play)
     except PlayError as exc:
@@ -297,12 +297,12 @@ def advance(state: flow.Game, action: Action, move: int) -> Step:
 
 
 def _advance(state: flow.Game, action: Action, move: int) -> Step:
-    if isinstance(action, (Move, Roll)):
+    if isinstance(action, (RecordedMove, RecordedRoll)):
         state = _rolled(state, action.player, action.dice)
-        if isinstance(action, Roll):
+        if isinstance(action, RecordedRoll):
             return Step(action, move, state, state)
         return _move_step(state, action, move)
-    if isinstance(action, Resign):
+    if isinstance(action, RecordedResign):
         return _resign(state, action, move)
     event = _cube_event(state, action)
     return Step(action, move, state, flow.apply(state, event))
@@ -325,18 +325,18 @@ def _check_dice(state: flow.Game, dice: tuple[int, int]) -> flow.Game:
 
 
 def _cube_event(state: flow.Game, action: Action) -> flow.Event:
-    if isinstance(action, Double):
+    if isinstance(action, RecordedDouble):
         _expect_cube(action.cube, state.cube * 2, "double")
         return flow.Double(action.player)
-    if isinstance(action, Beaver):
+    if isinstance(action, RecordedBeaver):
         _expect_cube(action.cube, state.offered * 2, "beaver")
         return flow.Beaver(action.player)
-    if isinstance(action, Raccoon):
+    if isinstance(action, RecordedRaccoon):
         _expect_cube(action.cube, state.offered * 2, "raccoon")
         return flow.Raccoon(action.player)
-    if isinstance(action, Take):
+    if isinstance(action, RecordedTake):
         return flow.Take(action.player)
-    if isinstance(action, Drop):
+    if isinstance(action, RecordedDrop):
         return flow.Drop(action.player)
     raise flow.EventRefused(f"unknown action {action!r}")
 
@@ -346,7 +346,7 @@ def _expect_cube(written: int, actual: int, what: str) -> None:
         raise flow.EventRefused(f"the {what} turns the cube to {actual}, not {written}")
 
 
-def _resign(state: flow.Game, action: Resign, move: int) -> Step:
+def _resign(state: flow.Game, action: RecordedResign, move: int) -> Step:
     """A resignation the rules allow (1, 2 or 3 times the cube, in the game);
     any other (a match forfeit of the points the winner still needed, a
     resignation before the opening roll) ends the game as recorded, with a
@@ -395,7 +395,7 @@ def game_start(state: flow.Game, cube: int, number: int) -> flow.Game:
 
 
 def replay_game(
-    game: Game, state: flow.Game, number: int = 1, score: tuple[int, int] = (0, 0), tolerant: bool = False
+    game: RecordedGame, state: flow.Game, number: int = 1, score: tuple[int, int] = (0, 0), tolerant: bool = False
 ) -> GameReplay:
     """Replay one game from ``state`` (a game at its opening roll).  With
     ``tolerant``, an action the rules refuse is kept as recorded (the state
@@ -410,7 +410,7 @@ def replay_game(
     current = state
     moves = 0
     for action in game.actions:
-        if isinstance(action, Move):
+        if isinstance(action, RecordedMove):
             moves += 1
         try:
             step = advance(current, action, max(moves, 1))
@@ -426,7 +426,7 @@ def replay_game(
     return GameReplay(number, score, tuple(steps), state, current, tuple(warnings))
 
 
-def _settle_result(game: Game, end: flow.Game, number: int, moves: int, tolerant: bool) -> tuple[flow.Game, tuple[str, ...]]:
+def _settle_result(game: RecordedGame, end: flow.Game, number: int, moves: int, tolerant: bool) -> tuple[flow.Game, tuple[str, ...]]:
     """The game's end with the recorded result, and warnings where the rules
     give another.  A result the record states is kept; a different winner, or
     a result where the rules see the game go on or end unrecorded, is an
@@ -459,7 +459,7 @@ def _settle_result(game: Game, end: flow.Game, number: int, moves: int, tolerant
 # --- the match ---------------------------------------------------------------------
 
 
-def start_match(rules: flow.Rules, games: tuple[Game, ...] | list[Game]) -> flow.Match:
+def start_match(rules: flow.Rules, games: tuple[RecordedGame, ...] | list[RecordedGame]) -> flow.Match:
     """The match before its first recorded game.  A record may start in the
     middle of a match: the first game's score is taken as given (its Crawford
     state follows from it); later games must add up."""
@@ -468,7 +468,7 @@ def start_match(rules: flow.Rules, games: tuple[Game, ...] | list[Game]) -> flow
     return replace(state, game=flow.new_game(rules, crawford=state.next_is_crawford()))
 
 
-def replay(match: Match, tolerant: bool = False) -> MatchReplay:
+def replay(match: RecordedMatch, tolerant: bool = False) -> MatchReplay:
     """Replay every game; checks each game's starting score against the match
     so far.  With ``tolerant`` (for writers) nothing raises: what the rules
     refuse is kept as recorded, with a warning."""

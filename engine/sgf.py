@@ -26,18 +26,18 @@ from . import game as flow
 from .plays import Play, PlayError
 from .record import (
     Action,
-    Beaver,
-    Double,
-    Drop,
-    Game,
-    Match,
-    Move,
-    Raccoon,
+    RecordedBeaver,
+    RecordedDouble,
+    RecordedDrop,
+    RecordedGame,
+    RecordedMatch,
+    RecordedMove,
+    RecordedRaccoon,
     RecordError,
-    Resign,
-    Result,
-    Roll,
-    Take,
+    RecordedResign,
+    RecordedResult,
+    RecordedRoll,
+    RecordedTake,
     other,
 )
 from .replay import (
@@ -65,7 +65,7 @@ class SgfError(RecordError):
 # --- writing ------------------------------------------------------------------------
 
 
-def write_sgf(match: Match, application: str = "bgref") -> str:
+def write_sgf(match: RecordedMatch, application: str = "bgref") -> str:
     """The match as SGF game trees, one per game."""
     done = replay(match, tolerant=True)  # a record is always written, as made
     trees = [_tree(match, g, r, application) for g, r in zip(match.games, done.games)]
@@ -80,7 +80,7 @@ def _prop(name: str, *values: str) -> str:
     return name + "".join(f"[{_escape(v)}]" for v in values)
 
 
-def _tree(match: Match, game: Game, done: GameReplay, application: str) -> str:
+def _tree(match: RecordedMatch, game: RecordedGame, done: GameReplay, application: str) -> str:
     nodes = [";" + "".join(_root(match, game, done, application))]
     for step in done.steps:
         node = _node(step)
@@ -89,7 +89,7 @@ def _tree(match: Match, game: Game, done: GameReplay, application: str) -> str:
     return "(" + "\n".join(nodes) + ")"
 
 
-def _root(match: Match, game: Game, done: GameReplay, application: str) -> list[str]:
+def _root(match: RecordedMatch, game: RecordedGame, done: GameReplay, application: str) -> list[str]:
     rules = match.rules
     info = [f"length:{match.length}", f"game:{done.number - 1}", f"ws:{game.score[0]}", f"bs:{game.score[1]}"]
     if rules.beavers:
@@ -130,16 +130,16 @@ def _rule_text(rules: flow.Rules, crawford_game: bool) -> str:
 def _node(step: Step) -> str:
     action = step.action
     colour = _COLOURS[action.player]
-    if isinstance(action, Move):
+    if isinstance(action, RecordedMove):
         dice = f"{action.dice[0]}{action.dice[1]}"
         if step.play is None:
             return f"{colour}[{dice}{_path_letters(action.player, action.play)}]" + _prop("PT", action.play)
         return f"{colour}[{dice}{_hop_letters(action.player, step.play)}]"
-    if isinstance(action, Roll):
+    if isinstance(action, RecordedRoll):
         return f"PL[{colour}]DI[{action.dice[0]}{action.dice[1]}]"
-    if isinstance(action, Resign):
+    if isinstance(action, RecordedResign):
         return ""  # the result says it: RE[…R]
-    word = {Double: "double", Take: "take", Drop: "drop", Beaver: "beaver", Raccoon: "raccoon"}[type(action)]
+    word = {RecordedDouble: "double", RecordedTake: "take", RecordedDrop: "drop", RecordedBeaver: "beaver", RecordedRaccoon: "raccoon"}[type(action)]
     return f"{colour}[{word}]"
 
 
@@ -263,7 +263,7 @@ def _value(cur: _Cursor) -> str:
 # --- reading ------------------------------------------------------------------------------
 
 
-def read_sgf(text: str, source: str = "<sgf>") -> Match:
+def read_sgf(text: str, source: str = "<sgf>") -> RecordedMatch:
     """The match in an SGF text (GNU Backgammon's or ours)."""
     return read_sgf_replay(text, source).match
 
@@ -278,8 +278,8 @@ def read_sgf_replay(text: str, source: str = "<sgf>") -> MatchReplay:
         raise SgfError(f"{source}: no game tree")
     root = trees[0][0]
     rules = _rules(trees, source)
-    state = start_match(rules, [Game(_score(trees[0][0], source, 1), ())])
-    games: list[Game] = []
+    state = start_match(rules, [RecordedGame(_score(trees[0][0], source, 1), ())])
+    games: list[RecordedGame] = []
     replays: list[GameReplay] = []
     for number, nodes in enumerate(trees, start=1):
         score = _score(nodes[0], source, number)
@@ -298,7 +298,7 @@ def read_sgf_replay(text: str, source: str = "<sgf>") -> MatchReplay:
         state = finish_game(state, done, number)
     players = (_one(root, "PW", "White"), _one(root, "PB", "Black"))
     tags = tuple(tuple(v.split(":", 1)) for v in root.get("BT", []) if ":" in v)
-    match = Match(players, rules, tuple(games), tags, _one(root, "GC", ""))  # type: ignore[arg-type]
+    match = RecordedMatch(players, rules, tuple(games), tags, _one(root, "GC", ""))  # type: ignore[arg-type]
     return MatchReplay(match, tuple(replays), tuple(w for g in replays for w in g.warnings))
 
 
@@ -341,7 +341,7 @@ def _score(root: Node, source: str, number: int) -> tuple[int, int]:
 
 def _read_game(
     nodes: list[Node], start: flow.Game, number: int, score: tuple[int, int], source: str
-) -> tuple[Game, GameReplay]:
+) -> tuple[RecordedGame, GameReplay]:
     cube = _start_cube(nodes[0], source, number)
     try:
         state = start = game_start(start, cube, number)
@@ -354,7 +354,7 @@ def _read_game(
         action = _action(node, state, source, number, moves + 1)
         if action is None:
             continue
-        moves += isinstance(action, Move)
+        moves += isinstance(action, RecordedMove)
         try:
             step = advance(state, action, max(moves, 1))
         except ReplayError as exc:
@@ -362,7 +362,7 @@ def _read_game(
             if exc.illegal is not None:
                 error.illegal = replace(exc.illegal, game=number)
             raise error from None
-        if isinstance(action, Move) and step.play is not None:
+        if isinstance(action, RecordedMove) and step.play is not None:
             action = replace(action, play=str(step.play))
             step = replace(step, action=action)
         actions.append(action)
@@ -371,10 +371,10 @@ def _read_game(
     state, said = _finish(nodes[0], state, actions, steps, (source, number, max(moves, 1)))
     warnings = [f"{source}: game {number}, move {s.move}: {w}" for s in steps for w in s.warnings] + list(said)
     result = state.result
-    game = Game(
+    game = RecordedGame(
         score,
         tuple(actions),
-        None if result is None else Result(result.winner, result.points, result.how == "resignation"),
+        None if result is None else RecordedResult(result.winner, result.points, result.how == "resignation"),
         _one(nodes[0], "C", ""),
         cube,
     )
@@ -398,7 +398,7 @@ def _action(node: Node, state: flow.Game, source: str, game: int, move: int) -> 
         colour = _one(node, "PL", "").strip().upper()
         if colour not in _COLOURS:
             raise SgfError(f"{source}: game {game}, move {move}: PL[{colour}] is not W or B")
-        return Roll(_COLOURS.index(colour), _dice(_one(node, "DI", ""), (source, game, move)), comment)
+        return RecordedRoll(_COLOURS.index(colour), _dice(_one(node, "DI", ""), (source, game, move)), comment)
     return None
 
 
@@ -415,7 +415,7 @@ def _move_or_cube(
             read_movement(text)
         except PlayError as exc:
             raise SgfError(f"{where[0]}: game {where[1]}, move {where[2]}: PT[{text}]: {exc}") from None
-        return Move(player, dice, text, comment)
+        return RecordedMove(player, dice, text, comment)
     letters = value[2:]
     if len(letters) % 2:
         raise SgfError(f"{where[0]}: game {where[1]}, move {where[2]}: {value!r} has an odd number of point letters")
@@ -423,18 +423,18 @@ def _move_or_cube(
         hops = [f"{_point(player, letters[i])}/{_point(player, letters[i + 1])}" for i in range(0, len(letters), 2)]
     except ValueError as exc:
         raise SgfError(f"{where[0]}: game {where[1]}, move {where[2]}: {exc}") from None
-    return Move(player, dice, " ".join(hops), comment)
+    return RecordedMove(player, dice, " ".join(hops), comment)
 
 
 def _cube_action(word: str, player: int, state: flow.Game, comment: str) -> Action:
     """The cube action a node names; the cube value follows from the game."""
     if word == "double":
-        return Double(player, state.cube * 2, comment)
+        return RecordedDouble(player, state.cube * 2, comment)
     if word == "beaver":
-        return Beaver(player, state.offered * 2, comment)
+        return RecordedBeaver(player, state.offered * 2, comment)
     if word == "raccoon":
-        return Raccoon(player, state.offered * 2, comment)
-    return Take(player, comment) if word == "take" else Drop(player, comment)
+        return RecordedRaccoon(player, state.offered * 2, comment)
+    return RecordedTake(player, comment) if word == "take" else RecordedDrop(player, comment)
 
 
 def _dice(text: str, where: tuple[str, int, int]) -> tuple[int, int]:
@@ -458,7 +458,7 @@ def _finish(
     winner = _COLOURS.index(found.group(1).upper())
     points = int(found.group(2))
     if state.result is None and found.group(3):
-        resign = Resign(other(winner), points)
+        resign = RecordedResign(other(winner), points)
         try:
             step = advance(state, resign, move)
         except ReplayError as exc:

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from engine.game import Game as GameState
 from engine.mat import read_mat_replay, write_mat
 from engine.position import board_diagram
-from engine.record import IllegalPlay, Match, Move, RecordError
+from engine.record import IllegalPlay, RecordedMatch, RecordedMove, RecordError
 from engine.replay import GameReplay, MatchReplay, Step, identifiers
 from engine.sgf import read_sgf_replay, write_sgf
 
@@ -108,7 +108,7 @@ def _illegal_message(path: str, game: GameReplay, step: Step) -> str:
     """One line naming the file, line (when known), game and move of an illegal play."""
     line = game.line_of(step)
     where = f" on line {line}" if line is not None else ""
-    play = step.action.play if isinstance(step.action, Move) else ""
+    play = step.action.play if isinstance(step.action, RecordedMove) else ""
     return f"{path}: game {game.number}, move {step.move}: illegal play {play!r}{where}: " + "; ".join(step.reasons)
 
 
@@ -139,7 +139,7 @@ def match_report(path: str, done: MatchReplay) -> dict[str, Any]:
             "game": g.number,
             "move": s.move,
             "player": names[s.action.player],
-            "play": s.action.play if isinstance(s.action, Move) else "",
+            "play": s.action.play if isinstance(s.action, RecordedMove) else "",
             "reasons": list(s.reasons),
         }
         for g, s in done.illegal()
@@ -160,7 +160,7 @@ def _game_report(game: GameReplay, names: tuple[str, str]) -> dict[str, Any]:
     plays = []
     for step in game.moves():
         action = step.action
-        assert isinstance(action, Move)
+        assert isinstance(action, RecordedMove)
         plays.append(
             {
                 "player": names[action.player],
@@ -258,7 +258,7 @@ def position_text(done: MatchReplay, game_number: int | None, move: int | None) 
     return "\n".join(lines)
 
 
-def _state_at(game: GameReplay, move: int | None, match: Match) -> tuple[GameState, str]:
+def _state_at(game: GameReplay, move: int | None, match: RecordedMatch) -> tuple[GameState, str]:
     names = match.players
     moves = game.moves()
     if move is None:
@@ -267,7 +267,7 @@ def _state_at(game: GameReplay, move: int | None, match: Match) -> tuple[GameSta
         raise LookupError(f"game {game.number} has no move {move} (moves 1-{len(moves)})")
     step = moves[move - 1]
     action = step.action
-    assert isinstance(action, Move)
+    assert isinstance(action, RecordedMove)
     return step.before, (
         f"Game {game.number}, move {move}: {names[action.player]} to play "
         f"{action.dice[0]}{action.dice[1]} (played {action.play or 'no move'!s})"

@@ -206,7 +206,7 @@ def run_watch(args: argparse.Namespace) -> int:
     from firmware_bridge import sdnotify
     from vision.sources import CameraError, open_source
 
-    from .pipeline import FramePipeline, run_source
+    from .pipeline import FramePipeline, not_calibrated, run_source
     from .watch import (SETUP_TEXT, Buttons, FirstCalibration, FollowCalibration, Locked, PinUnlocks, Pump, Stopping,
                         StopRequested, open_devices, saved_calibration, state_dir)
 
@@ -237,7 +237,7 @@ def run_watch(args: argparse.Namespace) -> int:
     devices.signals = Locked(devices.signals, leds_lock)  # the pump thread animates the LEDs meanwhile
     service.signals = devices.signals
     pump = Pump(devices, leds_lock, sdnotify.notify)
-    pipeline = FramePipeline(lambda frame: {}, service)
+    pipeline = FramePipeline(not_calibrated, service)
     web = _start_web(options, service, devices, pipeline, cal, calibration_path)
     target: Any = web if web is not None else service  # every reading and press goes through the page's lock
     lock: Any = web.lock if web is not None else contextlib.nullcontext()

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from engine.board import Board
+from engine.colour import COLOURS
 from engine.game import (
     AcceptIllegal,
     Double,
@@ -54,7 +55,9 @@ from firmware_bridge.signals import SignalKind
 from .seating import HALVES, Seating
 from .trust import TRUST
 
-COLOURS = ("dark", "light")
+if TYPE_CHECKING:  # the referee reads a Reading's fields; importing vision (and OpenCV) is the caller's
+    from vision.reading import Reading
+
 
 
 class Mode(enum.Enum):
@@ -124,32 +127,30 @@ class Seen:
     t: float | None = None  # seconds into the footage (or since the start), when known
 
     @classmethod
-    def from_reading(cls, reading: Mapping[str, Any]) -> Seen:
-        # a die's confidence: its own field, or the reading's "confidence": {"dice": [...]} (vision's form)
-        sure = list((reading.get("confidence") or {}).get("dice") or [])
-        where = list((reading.get("image") or {}).get("dice_mm") or [])
+    def from_reading(cls, reading: Reading, t: float | None = None) -> Seen:
+        """What the referee takes of a reading (``vision.reading``; from JSON by ``Reading.from_json``)."""
+        sure = reading.confidence.dice if reading.confidence is not None else ()
+        image = reading.extra.get("image")
+        where = list(image.get("dice_mm") or []) if isinstance(image, Mapping) else []
         dice = tuple(
-            SeenDie(d.get("value"), bool(d.get("flat", True)), str(d.get("half", "off")),
-                    _number(d.get("confidence", sure[i] if i < len(sure) else None)), _xy(where[i] if i < len(where) else None))
-            for i, d in enumerate(reading.get("dice") or ())
+            SeenDie(d.value, d.flat, d.half.value, sure[i] if i < len(sure) else None, _xy(where[i] if i < len(where) else None))
+            for i, d in enumerate(reading.dice)
         )
-        cube = reading.get("cube") or None
         unsure = frozenset(
-            i + 1 for i, c in enumerate((reading.get("confidence") or {}).get("points") or []) if c is not None and c < SURE
+            i + 1 for i, c in enumerate(reading.confidence.points if reading.confidence is not None else ()) if c is not None and c < SURE
         )
-        occluded = tuple(reading.get("occluded") or ())
-        if occluded:
-            # Hidden points carry no guess (null): nothing is judged on this reading.
-            points = [n if isinstance(n, int) else 0 for n in reading.get("points") or [0] * 24]
-            reading = {**reading, "points": points, "bar": {k: v or 0 for k, v in (reading.get("bar") or {}).items()}}
+        # Hidden places carry no guess (null): nothing is judged on a reading with any (``occluded``).
+        if any(n is None for n in reading.points) and not reading.occluded:
+            raise PositionError("a reading with unread points must say they are occluded")
+        board = Board(tuple(n or 0 for n in reading.points), (reading.bar.dark or 0, reading.bar.light or 0))
         return cls(
-            board=Board.from_reading(reading),
+            board=board,
             dice=dice,
-            cube_value=cube.get("value") if cube else None,
-            cube_position=cube.get("position") if cube else None,
-            occluded=occluded,
+            cube_value=None if reading.cube is None else reading.cube.value,
+            cube_position=None if reading.cube is None else reading.cube.position.value,
+            occluded=reading.occluded,
             unsure_points=unsure,
-            t=_number(reading.get("t")),
+            t=t,
         )
 
 

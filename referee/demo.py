@@ -15,11 +15,10 @@ import logging
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from functools import partial
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterator, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TextIO
 
 from engine.game import Rules
 from firmware_bridge import Signals, SimulatedBoard
@@ -27,6 +26,9 @@ from firmware_bridge import Signals, SimulatedBoard
 from .commands import web_address
 from .core import Mode, Note, Seen, Settings
 from .service import RefereeService
+
+if TYPE_CHECKING:
+    from vision.reading import Reading
 
 RECORDING = "demo-game.jsonl"
 
@@ -75,7 +77,8 @@ def _keep_serving(out: TextIO) -> None:
 
 
 def load_recording(path: Path | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The recording's header and its items (``{"t", "reading"}`` or ``{"t", "press"}``)."""
+    """The recording's header and its items (``{"t", "reading"}`` or ``{"t", "press"}``), each reading
+    checked and typed (a ``vision.reading.Reading``)."""
     if path is None:
         text = resources.files("referee.data").joinpath(RECORDING).read_text(encoding="utf-8")
         source = f"bundled {RECORDING}"
@@ -88,6 +91,14 @@ def load_recording(path: Path | None) -> tuple[dict[str, Any], list[dict[str, An
         items = [json.loads(line) for line in lines[1:]]
     except (IndexError, json.JSONDecodeError) as exc:
         raise SystemExit(f"bgref demo: {source} is not a recording of board readings ({exc})") from None
+    from vision.reading import Reading, ReadingError
+
+    for number, item in enumerate(items, start=2):
+        if isinstance(item, dict) and "reading" in item:
+            try:
+                item["reading"] = Reading.from_json(item["reading"])
+            except ReadingError as exc:
+                raise SystemExit(f"bgref demo: {source}, line {number}: not a board reading: {exc}") from None
     return header, items
 
 
@@ -97,8 +108,8 @@ def _reading_steps(items: list[dict[str, Any]], handle: Callable[[Seen], Any]) -
         yield t, partial(_handle_reading, handle, item["reading"], t)
 
 
-def _handle_reading(handle: Callable[[Seen], Any], reading: dict[str, Any], t: float) -> Any:
-    return handle(replace(Seen.from_reading(reading), t=t))
+def _handle_reading(handle: Callable[[Seen], Any], reading: Reading, t: float) -> Any:
+    return handle(Seen.from_reading(reading, t))
 
 
 def _video_steps(source: Any, pipeline: Any) -> Iterator[tuple[float, Callable[[], Any]]]:

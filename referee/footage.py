@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.geometry import BoardGeometry, Layout
+from vision.reading import Cube, CubePosition, Die, Reading
 from vision.geometry import bar_centre, checker_centre
 from vision.render import CubeSpec, DieSpec, Scene, Setup, _free_spot, paint_board, paint_scene, photograph, random_setup, with_arm
 
@@ -50,36 +51,36 @@ class _Placer:
     cube_key: tuple[Any, ...] | None = None
     cube: CubeSpec | None = None
 
-    def scene(self, reading: dict[str, Any]) -> Scene:
+    def scene(self, reading: Reading) -> Scene:
         geo = BoardGeometry()
-        points = tuple(reading["points"])
-        bar = (reading["bar"]["dark"], reading["bar"]["light"])
+        points = tuple(n or 0 for n in reading.points)
+        bar = (reading.bar.dark or 0, reading.bar.light or 0)
         occupied = [checker_centre(geo, self.layout, p, i)[:2] for p, n in enumerate(points, start=1) for i in range(abs(n))]
         occupied += [bar_centre(geo, self.layout, True, i) for i in range(bar[0])]
         occupied += [bar_centre(geo, self.layout, False, i) for i in range(bar[1])]
-        cube = self._cube(geo, reading.get("cube"))
+        cube = self._cube(geo, reading.cube)
         if cube is not None:
             occupied.append(cube.xy)
-        dice = self._dice(geo, reading.get("dice") or [], occupied)
+        dice = self._dice(geo, reading.dice, occupied)
         return Scene(points, bar, self.layout, dice, cube)
 
-    def _cube(self, geo: BoardGeometry, cube: dict[str, Any] | None) -> CubeSpec | None:
+    def _cube(self, geo: BoardGeometry, cube: Cube | None) -> CubeSpec | None:
         if cube is None:
             return None
-        key = (cube["value"], cube["position"])
+        key = (cube.value, cube.position)
         if key != self.cube_key:
             self.cube_key = key
-            if cube["position"] == "centre":
+            if cube.position is CubePosition.CENTRE:
                 xy = (geo.centre[0] + float(self.rng.normal(0, 1.0)), geo.centre[1] + float(self.rng.normal(0, 2.0)))
             else:
                 x = float(self.rng.uniform(geo.frame + 30, geo.width - geo.frame - 30))
-                y = geo.depth - geo.frame / 2 if (cube["position"] == "dark") == self.layout.dark_bottom else geo.frame / 2
+                y = geo.depth - geo.frame / 2 if (cube.position is CubePosition.DARK) == self.layout.dark_bottom else geo.frame / 2
                 xy = (x, y)
-            self.cube = CubeSpec(cube["value"], cube["position"], xy, float(self.rng.uniform(-12, 12)))
+            self.cube = CubeSpec(cube.value, cube.position.value, xy, float(self.rng.uniform(-12, 12)))
         return self.cube
 
-    def _dice(self, geo: BoardGeometry, dice: list[dict[str, Any]], occupied: list[tuple[float, float]]) -> tuple[DieSpec, ...]:
-        key = tuple((d["value"], d["flat"], d["half"]) for d in dice)
+    def _dice(self, geo: BoardGeometry, dice: tuple[Die, ...], occupied: list[tuple[float, float]]) -> tuple[DieSpec, ...]:
+        key = tuple((d.value, d.flat, d.half) for d in dice)
         if not dice:
             self.dice_key, self.dice = None, ()
             return ()
@@ -87,11 +88,11 @@ class _Placer:
             specs = []
             taken = list(occupied)
             for d in dice:
-                xy = _free_spot(self.rng, geo, taken, d["half"], self.layout, 26.0)
+                xy = _free_spot(self.rng, geo, taken, d.half.value, self.layout, 26.0)
                 if xy is None:
                     continue
                 taken.append(xy)
-                specs.append(DieSpec(int(d["value"]), xy, float(self.rng.uniform(0, 90)), bool(d["flat"]), float(self.rng.uniform(0, 360))))
+                specs.append(DieSpec(int(d.value or 0), xy, float(self.rng.uniform(0, 90)), d.flat, float(self.rng.uniform(0, 360))))
             self.dice_key, self.dice = key, tuple(specs)
         return self.dice
 
@@ -109,9 +110,9 @@ def footage(
     t = 0.0
     frame_seed = seed * 100_003
     for item in items:
-        reading = item["reading"]
+        reading = _reading(item)
         scene = placer.scene(reading)
-        occluded = bool(reading.get("occluded"))
+        occluded = bool(reading.occluded)
         count = cfg.arm_frames if occluded else cfg.hold_frames
         frame_seed += 1
         # A still board is painted once (checkers do not jitter between frames);
@@ -132,6 +133,12 @@ def footage(
             t += 1.0 / cfg.fps
 
 
+def _reading(item: dict[str, Any]) -> Reading:
+    """An item's reading: a script's JSON (``referee.recording``) read back and checked, or already typed."""
+    reading = item["reading"]
+    return reading if isinstance(reading, Reading) else Reading.from_json(reading)
+
+
 def scripted_setup(seed: int, size: tuple[int, int]) -> Setup:
     """A seeded camera, set and lamp."""
     return random_setup(np.random.default_rng(seed), size)
@@ -146,8 +153,8 @@ def game_items(seed: int, layout: Layout, script: Script | None = None, turns: i
     plays = 0
     for item in record_game(random.Random(seed), script):
         items.append(item)
-        reading = item["reading"]
-        if turns is not None and not reading.get("dice") and not reading.get("occluded"):
+        reading = _reading(item)
+        if turns is not None and not reading.dice and not reading.occluded:
             plays += 1
             if plays > 4 * turns:
                 break

@@ -22,15 +22,21 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.sources import CameraError, FrameSource
-from vision.errors import VisionError
+from vision.errors import CalibrationError, VisionError
+from vision.reading import Reading
 
 from .core import Outcome, Press, Seen
 from .settle import SettleConfig, SettleState, settle_step, shrink
 
 log = logging.getLogger("bgref")
 
-Reader = Callable[[NDArray[np.uint8]], dict[str, Any]]
+Reader = Callable[[NDArray[np.uint8]], Reading]
 BARE_BOARD_TRIES = 3  # settled bare-looking frames tried before giving up on learning the bare board
+
+
+def not_calibrated(frame: NDArray[np.uint8]) -> Reading:
+    """The reader until a calibration is made or loaded: every frame is unreadable."""
+    raise CalibrationError("no calibration yet: set up the start position in view of the camera")
 
 
 class Referee(Protocol):
@@ -107,7 +113,7 @@ class FramePipeline:
         if self.on_bare_board is not None:
             self._learn_bare_board(frame, reading)
         try:
-            seen = replace(Seen.from_reading(reading), t=t)
+            seen = Seen.from_reading(reading, t)
         except ValueError as exc:
             self.stats.vision_errors += 1
             self._report_once("malformed", f"a reading could not be used: {exc}")
@@ -117,7 +123,7 @@ class FramePipeline:
             self.stats.verdict_seconds.append(self.clock() - start)
         return outcome
 
-    def _learn_bare_board(self, frame: NDArray[np.uint8], reading: dict[str, Any]) -> None:
+    def _learn_bare_board(self, frame: NDArray[np.uint8], reading: Reading) -> None:
         """The first time the board is seen settled and bare (players clearing it, or before they set it
         up), the calibration learns the points the start position covered from it, once and for all."""
         from vision.calibrate import learn_bare_board

@@ -18,9 +18,9 @@ from typing import Any, Iterator
 
 from engine import Position, legal_plays
 from engine.board import Board
+from engine.colour import COLOURS
 from engine.plays import Hop, apply_hops
 
-COLOURS = ("dark", "light")
 
 
 @dataclass

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
+from engine.colour import Colour
 from engine.from_events import record_from_events
 from engine.game import Event, Move, apply_to_match, new_match
 from engine import record as record_model
@@ -129,7 +130,7 @@ class RefereeService:
             return self._answer(Outcome(notes=(Note("take back: that play ended the game", "warning"),)))
         player = self.events[-1].player
         self._rewind(len(self.events) - 1, before, "take-back")
-        side = ("dark", "light")[player]
+        side = Colour.of_player(player)
         dice = "-".join(str(d) for d in before.game.dice or ())
         note = Note(f"take back: {self.settings.players[player]} plays the {dice} again; put the checkers back")
         return self._answer(Outcome(notes=(note,), signals=(Signal(SignalKind.CLEAR), Signal(SignalKind.YOUR_TURN, (side,)))))
@@ -169,10 +170,10 @@ class RefereeService:
         for signal in signals:
             args = signal.args
             if signal.kind is SignalKind.REROLL_NEEDED and args and args[0] is None:
-                args = ("dark",)  # the opening roll: both roll again; one seat light is enough
+                args = (Colour.DARK,)  # the opening roll: both roll again; one seat light is enough
             self.signals.show(signal.kind, *args)
 
-    def record(self) -> record_model.Match:
+    def record(self) -> record_model.RecordedMatch:
         """The match record so far."""
         return record_from_events(self.settings.players, self.settings.rules, self.events)
 

@@ -311,7 +311,8 @@ class FirstCalibration:
     def __init__(self, save: Callable[[Any], None]) -> None:
         self.save = save
 
-    def __call__(self, frame: Any) -> dict[str, Any]:
+    def __call__(self, frame: Any) -> Any:
+        """The frame's reading (a ``vision.reading.Reading``) once it has calibrated."""
         from vision import BoardReader, CalibrationConfig, calibrate
         from vision.errors import VisionError
 

@@ -5,7 +5,7 @@ from engine.from_events import record_from_events
 from engine.game import (
     AcceptResignation, Move, OpeningRoll, RejectResignation, Resign, Roll, Rules, Win, apply_to_match, new_match,
 )
-from engine.record import Resign as RecordedResign
+from engine.record import RecordedResign
 from engine.replay import replay
 from engine.sgf import read_sgf, write_sgf
 

@@ -157,3 +157,16 @@ def test_no_import_cycles_among_project_modules() -> None:
 def test_known_cycles_still_exist_so_the_allowance_can_shrink() -> None:
     gone = [sorted(pair) for pair in KNOWN_CYCLES_TO_REMOVE if not all(b in GRAPH[a] for a, b in (sorted(pair), sorted(pair)[::-1]))]
     assert not gone, f"these cycles are gone: remove them from KNOWN_CYCLES_TO_REMOVE: {gone}"
+
+
+def test_no_two_engine_classes_share_a_name() -> None:
+    """One definition per concept: the game's events and the record's actions are told apart by
+    name (``engine.game.Move``, ``engine.record.RecordedMove``), so an import never picks the wrong one."""
+    where: dict[str, list[str]] = {}
+    for module, (path, _) in MODULES.items():
+        if module.split(".")[0] == "engine":
+            for node in ast.parse(path.read_text()).body:
+                if isinstance(node, ast.ClassDef):
+                    where.setdefault(node.name, []).append(module)
+    shared = {name: modules for name, modules in where.items() if len(modules) > 1}
+    assert not shared, f"engine classes defined twice: {shared}"

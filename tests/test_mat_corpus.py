@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine.mat import read_mat, write_mat
-from engine.record import Resign
+from engine.record import RecordedResign
 from engine.replay import MatchReplay
 from engine.sgf import read_sgf, write_sgf
 
@@ -122,9 +122,9 @@ def _has_combined_hop(dice: str, play: str) -> bool:
 
 def test_resignations_and_rolls_before_them_are_read():
     resigned = [g for m in corpus().values() for g in m.match.games if g.result.resigned]
-    resign_actions = [a for g in resigned for a in g.actions if isinstance(a, Resign)]
+    resign_actions = [a for g in resigned for a in g.actions if isinstance(a, RecordedResign)]
     assert len(resigned) == len(resign_actions) == 76
-    assert all(isinstance(g.actions[-1], Resign) for g in resigned)
+    assert all(isinstance(g.actions[-1], RecordedResign) for g in resigned)
 
 def test_gnubg_sgf_and_mat_exports_of_one_match_read_the_same():
     folder = MATCHES / "gnubg"

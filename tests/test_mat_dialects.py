@@ -16,7 +16,7 @@ import pytest
 from test_record_property import random_match
 
 from engine.mat import MatError, read_mat, read_mat_replay, write_mat
-from engine.record import Beaver, Double, Drop, Match, Move, Raccoon, Resign, Result, Roll, Take
+from engine.record import RecordedBeaver, RecordedDouble, RecordedDrop, RecordedMatch, RecordedMove, RecordedRaccoon, RecordedResign, RecordedResult, RecordedRoll, RecordedTake
 from engine.replay import replay
 
 RECORDS = Path(__file__).parent / "data" / "records"
@@ -29,7 +29,7 @@ def fixture(name: str) -> str:
 # --- writers of other programs' dialects (test helpers) ----------------------------------
 
 
-def studio_text(match: Match) -> str:
+def studio_text(match: RecordedMatch) -> str:
     """The match as Backgammon Studio writes it: a BOM, canonical notation with
     ``bar``/``off`` words, ``(2)``, chains and combined hops, ``Cannot Move``,
     ``????`` after a roll not played, ``Wins`` on numbered lines, column 40."""
@@ -50,7 +50,7 @@ def studio_text(match: Match) -> str:
     for game, game_done in zip(match.games, done.games):
         head = f" {match.players[0]} : {game.score[0]}"
         out += [f" Game {game_done.number}", f"{head:<40s}{match.players[1]} : {game.score[1]}"]
-        cells = [(s.action.player, _studio_cell(s)) for s in game_done.steps if not isinstance(s.action, Resign)]
+        cells = [(s.action.player, _studio_cell(s)) for s in game_done.steps if not isinstance(s.action, RecordedResign)]
         if game.result is not None:
             cells.append((game.result.winner, f" Wins {game.result.points} point"))
         out += _rows(cells, width=34)
@@ -60,13 +60,13 @@ def studio_text(match: Match) -> str:
 
 def _studio_cell(step) -> str:
     a = step.action
-    if isinstance(a, Move):
+    if isinstance(a, RecordedMove):
         return f"{a.dice[0]}{a.dice[1]}: {a.play or 'Cannot Move'}"
-    if isinstance(a, Roll):
+    if isinstance(a, RecordedRoll):
         return f"{a.dice[0]}{a.dice[1]}: ????"
-    if isinstance(a, (Double, Beaver, Raccoon)):
-        return f" {type(a).__name__}s => {a.cube}"
-    return {Take: " Takes", Drop: " Drops"}[type(a)]
+    if isinstance(a, (RecordedDouble, RecordedBeaver, RecordedRaccoon)):
+        return f" {type(a).__name__.removeprefix('Recorded')}s => {a.cube}"
+    return {RecordedTake: " Takes", RecordedDrop: " Drops"}[type(a)]
 
 
 def _rows(cells: list[tuple[int, str]], width: int) -> list[str]:
@@ -88,7 +88,7 @@ def _rows(cells: list[tuple[int, str]], width: int) -> list[str]:
     return rows
 
 
-def galaxy_text(match: Match) -> str:
+def galaxy_text(match: RecordedMatch) -> str:
     """The match as Backgammon Galaxy writes it: one hop per die with bar 25
     and off 0 and no ``*`` on hits, ``Losses N point`` beside the winner's line."""
     text = write_mat(match).replace("*", "")
@@ -104,9 +104,9 @@ def test_galaxy_game_is_replayed_with_hits_found_and_written_canonically():
     moves = game.moves()
     assert match.players == ("lasse", "mglough") and match.length == 5 and match.rules.crawford
     assert [m.play for m in moves[:3]] == ["24/23 13/8", "24/23 13/11", "13/11(2) 6/4(2)"]
-    assert moves[12] == Move(1, (4, 4), "")  # "44:" with nothing after it: a dance
+    assert moves[12] == RecordedMove(1, (4, 4), "")  # "44:" with nothing after it: a dance
     assert str(moves[9].play) == "bar/20 13/11*"  # Galaxy does not mark hits; the rules do
-    assert game.actions[-2:] == (Double(0, 2), Drop(1))
+    assert game.actions[-2:] == (RecordedDouble(0, 2), RecordedDrop(1))
     assert (game.result.winner, game.result.points, game.result.resigned) == (0, 1, False)
     assert dict(match.tags)["Site"] == "BackgammonGalaxy"
 
@@ -116,7 +116,7 @@ def test_galaxy_final_game_losses_line_and_wins_and_the_match():
     (game,) = match.games
     done = replay(match)
     assert game.score == (2, 0) and done.games[0].start.crawford  # a match may start mid-way
-    assert game.actions[-1] == Resign(1, 1)
+    assert game.actions[-1] == RecordedResign(1, 1)
     assert (game.result.winner, game.result.points, game.result.resigned) == (0, 1, True)
     assert match.final_score() == (3, 0) and match.winner() == 0
 
@@ -125,7 +125,7 @@ def test_studio_games_roll_then_resign_combined_hops_and_words():
     done = read_mat_replay(fixture("studio-games.mat"), "studio-games.mat")
     g11, g12 = done.match.games
     assert g11.score == (6, 10) and g12.score == (8, 10)
-    assert g11.actions[-2:] == (Roll(1, (3, 1)), Resign(1, 2))
+    assert g11.actions[-2:] == (RecordedRoll(1, (3, 1)), RecordedResign(1, 2))
     assert (g11.result.winner, g11.result.points, g11.result.resigned) == (0, 2, True)
     combined = [s for s in done.games[0].moves() if s.action.dice == (6, 4) and s.action.player == 0][2]
     assert combined.action.play == "21/11" and len(combined.play.hops) == 2  # "64: 21/11"
@@ -148,9 +148,9 @@ def test_hand_made_money_session_fixture():
     assert match.is_money and match.rules.jacoby and match.rules.beavers
     assert match.comment == "a money session written in Backgammon Studio's style"
     actions = [a for g in match.games for a in g.actions]
-    assert any(isinstance(a, Beaver) for a in actions)
-    assert any(re.search(r"\d\*/\d", a.play) for a in actions if isinstance(a, Move))
-    assert any(a.play == "" for a in actions if isinstance(a, Move))
+    assert any(isinstance(a, RecordedBeaver) for a in actions)
+    assert any(re.search(r"\d\*/\d", a.play) for a in actions if isinstance(a, RecordedMove))
+    assert any(a.play == "" for a in actions if isinstance(a, RecordedMove))
     assert "\ufeff" in fixture("hand-made.mat") and "Cannot Move" in fixture("hand-made.mat")
     assert read_mat(write_mat(match)) == match
 
@@ -174,10 +174,10 @@ def test_illegal_play_is_kept_as_made_with_its_reasons():
     done = read_mat_replay(fixture("illegal-play.mat"), "illegal-play.mat")
     (game, step), (_, then) = list(done.illegal())
     assert (game.number, step.move) == (1, 6)
-    assert step.action == Move(0, (4, 2), "8/4 6/5")
+    assert step.action == RecordedMove(0, (4, 2), "8/4 6/5")
     assert step.play is None and step.reasons == ("the checkers moved (8/5 6/4) cannot be made with 4-2",)
     # With the 4 point left open, the opponent's later "44:" was a play refused.
-    assert (then.move, then.action) == (13, Move(1, (4, 4), ""))
+    assert (then.move, then.action) == (13, RecordedMove(1, (4, 4), ""))
     assert then.reasons == ("no checker was moved, but 4-4 can be played",)
     assert read_mat(write_mat(done.match)) == done.match
 
@@ -189,13 +189,13 @@ def test_a_play_the_board_cannot_follow_is_illegal_and_the_board_left_as_it_was(
     text = fixture("galaxy-game1.mat").replace("61: 13/7 7/6", "61: 12/6 6/5")
     done = read_mat_replay(text, "some.mat")
     (game, step), *_ = list(done.illegal())
-    assert (game.number, step.move, step.action) == (1, 8, Move(0, (6, 1), "12/6 6/5"))
+    assert (game.number, step.move, step.action) == (1, 8, RecordedMove(0, (6, 1), "12/6 6/5"))
     assert step.reasons == ("'12/6 6/5' moves a checker from a point where the player has none",)
     assert step.after.position == step.before.position.swap()
     assert done.warnings[0] == (
         "some.mat: line 22, game 1, move 8: the board cannot follow '12/6 6/5': it is left as it was before the play"
     )
-    assert done.match.games[0].result == Result(0, 1, False)  # the drop that ends the game still reads
+    assert done.match.games[0].result == RecordedResult(0, 1, False)  # the drop that ends the game still reads
     assert read_mat(write_mat(done.match)) == done.match
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from engine.mat import read_mat, write_mat
-from engine.record import Move, Resign, Roll
+from engine.record import RecordedMove, RecordedResign, RecordedRoll
 from engine.replay import MatchReplay, match_id
 
 gnubg = pytest.importorskip("gnubg", reason="the gnubg package (x86-64 wheels only) is the oracle for these tests")
@@ -80,11 +80,11 @@ def ours(done: MatchReplay) -> list:
         actions = []
         for step in game.steps:
             a = step.action
-            if isinstance(a, Move):
+            if isinstance(a, RecordedMove):
                 assert step.play is not None
                 hops = tuple(sorted((h.src, h.dst) for h in step.play.hops))
                 actions.append(("move", a.player, tuple(sorted(a.dice)), step.before.position.id(), hops))
-            elif isinstance(a, Roll):
+            elif isinstance(a, RecordedRoll):
                 actions.append(("set", a.player, tuple(sorted(a.dice))))
             else:
                 actions.append((type(a).__name__.lower(), a.player))
@@ -138,7 +138,7 @@ def test_gnubg_ids_before_every_move_and_cube_action_agree(oracle):
             if k:
                 oracle.navigate(game=1)
             for step in game.steps:
-                if not isinstance(step.action, (Roll, Resign)):
+                if not isinstance(step.action, (RecordedRoll, RecordedResign)):
                     ours_id = f"{step.before.position.id()}:{match_id(step.before, game.score).encode()}"
                     assert oracle.gnubgid() == ours_id, f"{path.name} game {game.number} move {step.move}"
                     compared += 1

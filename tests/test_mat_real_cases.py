@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.mat import MatError, read_mat, read_mat_replay, write_mat
-from engine.record import Double, Resign, Result, Take
+from engine.record import RecordedDouble, RecordedResign, RecordedResult, RecordedTake
 from engine.sgf import read_sgf, write_sgf
 from referee.cli import main
 
@@ -57,8 +57,8 @@ def test_galaxy_forfeit_with_the_cube_on_1_is_read_as_stated_with_a_warning(caps
     # Alice forfeits after her 42: bob needed 5, the cube is on 1; no resignation gives 5.
     done = read_mat_replay(GALAXY_FORFEIT, "f.mat")
     game = done.match.games[0]
-    assert game.result == Result(1, 5, True)
-    assert game.actions[-1] == Resign(0, 5)
+    assert game.result == RecordedResult(1, 5, True)
+    assert game.actions[-1] == RecordedResign(0, 5)
     assert done.match.final_score() == (0, 5) and done.match.winner() == 1
     assert len(done.warnings) == 1 and "f.mat: line 10, game 1, move 3: " in done.warnings[0]
     assert "5 point(s)" in done.warnings[0] and "forfeit" in done.warnings[0]
@@ -89,9 +89,9 @@ def test_studio_forfeit_of_4016_points_with_the_cube_on_4_is_read_as_stated(caps
     # Bob doubled to 2, Ann redoubled to 4; after Ann's 42 Bob forfeits: 4016 points stated.
     done = read_mat_replay(STUDIO_FORFEIT, "s.mat")
     game = done.match.games[0]
-    assert game.actions[1:3] + game.actions[4:5] == (Double(1, 2), Take(0), Double(0, 4))
+    assert game.actions[1:3] + game.actions[4:5] == (RecordedDouble(1, 2), RecordedTake(0), RecordedDouble(0, 4))
     assert sorted(game.actions[3].play.split()) == ["13/11", "13/8"] and game.actions[3].dice == (5, 2)
-    assert game.result == Result(0, 4016, True)
+    assert game.result == RecordedResult(0, 4016, True)
     assert done.match.final_score() == (4016, 0) and done.match.winner() == 0
     assert len(done.warnings) == 1 and "4016" in done.warnings[0] and "cube of 4" in done.warnings[0]
     code, report, _ = check(capsys, tmp_path, STUDIO_FORFEIT)
@@ -102,7 +102,7 @@ def test_studio_forfeit_of_4016_points_with_the_cube_on_4_is_read_as_stated(caps
 def test_a_resignation_of_one_two_or_three_times_the_cube_gives_no_warning():
     text = STUDIO_FORFEIT.replace("Wins 4016 point and the match", "Wins 8 point")
     done = read_mat_replay(text)
-    assert done.match.games[0].result == Result(0, 8, True) and done.warnings == ()
+    assert done.match.games[0].result == RecordedResult(0, 8, True) and done.warnings == ()
 
 
 # --- a resignation before the opening roll -----------------------------------------------------
@@ -125,8 +125,8 @@ RESIGNED_BEFORE_OPENING = """\
 def test_a_resignation_before_the_opening_roll(capsys, tmp_path):
     done = read_mat_replay(RESIGNED_BEFORE_OPENING, "r.mat")
     first, second = done.match.games
-    assert first.actions == (Resign(0, 1),) and first.result == Result(1, 1, True)
-    assert second.score == (0, 1) and second.result == Result(0, 1, False)
+    assert first.actions == (RecordedResign(0, 1),) and first.result == RecordedResult(1, 1, True)
+    assert second.score == (0, 1) and second.result == RecordedResult(0, 1, False)
     assert done.match.final_score() == (1, 1)
     assert len(done.warnings) == 1 and "r.mat: line 5, game 1" in done.warnings[0]
     assert "before the opening roll" in done.warnings[0]
@@ -149,12 +149,12 @@ def jacoby_file() -> str:
 
 def test_the_gammon_is_what_the_rules_give_in_the_real_file():
     done = read_mat_replay((RECORDS / "galaxy-gammon.mat").read_text(encoding="utf-8"))
-    assert done.match.games[0].result == Result(0, 2, False) and done.warnings == ()
+    assert done.match.games[0].result == RecordedResult(0, 2, False) and done.warnings == ()
 
 
 def test_an_undoubled_gammon_scored_1_is_read_as_stated_with_a_warning(capsys, tmp_path):
     done = read_mat_replay(jacoby_file(), "j.mat")
-    assert done.match.games[0].result == Result(0, 1, False)
+    assert done.match.games[0].result == RecordedResult(0, 1, False)
     assert done.match.final_score() == (1, 0)
     (warning,) = done.warnings
     assert warning.startswith("j.mat: line 32, game 1, move 45: ") and "the rules give 2" in warning
@@ -181,8 +181,8 @@ def test_a_result_joined_onto_a_move_line(capsys, tmp_path):
     game = match.games[0]
     move, resign = game.actions[-2:]
     assert (move.player, move.dice, sorted(move.play.split())) == (0, (4, 3), ["24/20", "24/21"])
-    assert resign == Resign(0, 2)
-    assert game.result == Result(1, 2, True) and match.winner() == 1
+    assert resign == RecordedResign(0, 2)
+    assert game.result == RecordedResult(1, 2, True) and match.winner() == 1
     code, _, err = check(capsys, tmp_path, JOINED)
     assert code == 0 and err == ""
     same_back(JOINED)
@@ -215,7 +215,7 @@ def test_empty_player_names_left_or_right(capsys, tmp_path, text, players):
     # Ann plays her opening 31 and resigns: Bob wins the 1-point match.
     match = read_mat(text)
     assert match.players == players
-    assert match.games[0].result == Result(1, 1, True)
+    assert match.games[0].result == RecordedResult(1, 1, True)
     code, report, _ = check(capsys, tmp_path, text)
     assert code == 0 and report["games"][0]["plays"][0]["player"] == players[0]
     assert report["games"][0]["winner"] == players[1]

@@ -14,6 +14,7 @@ from referee.core import Mode, Seen, Settings, Stage
 from referee.recording import Script, record_game
 from referee.service import RefereeService
 from referee.watch import Buttons, PinUnlocks
+from vision.reading import Reading
 
 SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"))
 
@@ -24,7 +25,7 @@ def items() -> list[dict]:
 
 def feed(service: RefereeService, batch: list[dict]) -> None:
     for item in batch:
-        service.handle(Seen.from_reading(item["reading"]))
+        service.handle(Seen.from_reading(Reading.from_json(item["reading"])))
 
 
 def journal_lines(service: RefereeService) -> list[dict]:
@@ -33,7 +34,7 @@ def journal_lines(service: RefereeService) -> list[dict]:
 
 def until_events(service: RefereeService, batch: list[dict], test) -> int:
     for i, item in enumerate(batch):
-        service.handle(Seen.from_reading(item["reading"]))
+        service.handle(Seen.from_reading(Reading.from_json(item["reading"])))
         if test(service.events):
             return i + 1
     raise AssertionError("never reached")

@@ -189,7 +189,7 @@ def test_missing_picamera2_says_how_to_install_it(monkeypatch: pytest.MonkeyPatc
 
 
 def test_live_watch_retries_a_failing_pi_camera_instead_of_crashing() -> None:
-    from referee.pipeline import FramePipeline, run_source
+    from referee.pipeline import FramePipeline, not_calibrated, run_source
 
     attempts = []
 
@@ -210,7 +210,7 @@ def test_live_watch_retries_a_failing_pi_camera_instead_of_crashing() -> None:
         if len(attempts) >= 4:
             raise Stop
 
-    pipeline = FramePipeline(lambda frame: {}, service=None)  # type: ignore[arg-type]
+    pipeline = FramePipeline(not_calibrated, service=None)  # type: ignore[arg-type]
     with pytest.raises(Stop):
         run_source(source, pipeline, on_camera_fault=faults.append, live=True, sleep=sleep)
     assert len(attempts) == 4  # failed, failed, ran and was lost, tried again

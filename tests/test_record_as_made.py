@@ -16,8 +16,7 @@ from engine.from_events import record_from_events
 from engine.game import Double, Drop, Move, OpeningRoll, Roll, Rules
 from engine.mat import read_mat, write_mat
 from engine.position import Position
-from engine.record import Move as RecordedMove
-from engine.record import Result
+from engine.record import RecordedMove, RecordedResult
 from engine.sgf import read_sgf, write_sgf
 from referee.cli import main
 from referee.service import RefereeService
@@ -80,7 +79,7 @@ def test_a_checker_moved_back_to_the_bar_is_written_and_read_back_as_made(tmp_pa
     record = record_from_events(("Dark", "Light"), Rules(match_length=5), BACKWARDS)
     made = plays(record)
     assert made[2] == (0, (4, 3), "23/bar 13/9")
-    assert record.games[0].result == Result(0, 1, False)
+    assert record.games[0].result == RecordedResult(0, 1, False)
     mat, sgf = write_mat(record), write_sgf(record)
     assert "43: 23/bar 13/9" in mat
     assert plays(read_mat(mat)) == made

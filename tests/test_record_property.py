@@ -20,17 +20,17 @@ from engine.mat import read_mat, write_mat
 from engine.plays import legal_plays
 from engine.record import (
     Action,
-    Beaver,
-    Double,
-    Drop,
-    Game,
-    Match,
-    Move,
-    Raccoon,
-    Resign,
-    Result,
-    Roll,
-    Take,
+    RecordedBeaver,
+    RecordedDouble,
+    RecordedDrop,
+    RecordedGame,
+    RecordedMatch,
+    RecordedMove,
+    RecordedRaccoon,
+    RecordedResign,
+    RecordedResult,
+    RecordedRoll,
+    RecordedTake,
     other,
 )
 from engine.replay import (
@@ -59,7 +59,7 @@ def random_match(
     players: tuple[str, str] = ("Ann Lee", "Bob"),
     automatic_doubles: int = 0,
     start_cubes: bool = False,
-) -> Match:
+) -> RecordedMatch:
     """A match played at random under the rules (``length`` 0 = money); with
     ``start_cubes`` some money games start with the cube turned automatically."""
     money = length == 0
@@ -73,35 +73,35 @@ def random_match(
         automatic_doubles=automatic_doubles if money else 0,
     )
     state = start_match(rules, [])
-    games: list[Game] = []
+    games: list[RecordedGame] = []
     while state.winner is None and state.game is not None and len(games) < max_games:
         cube = 1 << rng.randint(0, rules.automatic_doubles) if start_cubes else 1
         game, done = _random_game(rng, game_start(state.game, cube, 1), state.score, comments, illegal)
         games.append(game)
         state = finish_game(state, done, len(games))
     comment = f"random match {rng.randrange(10**6)}\nsecond line" if comments else ""
-    return Match(players, rules, tuple(games), (("Site", "kitchen table"), ("Round", "1")), comment)
+    return RecordedMatch(players, rules, tuple(games), (("Site", "kitchen table"), ("Round", "1")), comment)
 
 
 def _random_game(
     rng: random.Random, start: GameState, score: tuple[int, int], comments: bool, illegal: float
-) -> tuple[Game, GameReplay]:
+) -> tuple[RecordedGame, GameReplay]:
     state = start
     actions: list[Action] = []
     steps = []
     while state.result is None:
         for action in _choose(rng, state, illegal):
             step = advance(state, action, 1)
-            if isinstance(action, Move) and step.play is not None:
+            if isinstance(action, RecordedMove) and step.play is not None:
                 action = replace(action, play=str(step.play))
-            if comments and not isinstance(action, Resign) and rng.random() < 0.1:
+            if comments and not isinstance(action, RecordedResign) and rng.random() < 0.1:
                 action = replace(action, comment=f"note {len(actions)}: [sic] \\ ok")
             actions.append(action)
             steps.append(step)
             state = step.after
     assert state.result is not None
-    result = Result(state.result.winner, state.result.points, state.result.how == "resignation")
-    game = Game(score, tuple(actions), result, "a game comment" if comments else "", start.cube)
+    result = RecordedResult(state.result.winner, state.result.points, state.result.how == "resignation")
+    game = RecordedGame(score, tuple(actions), result, "a game comment" if comments else "", start.cube)
     return game, GameReplay(0, score, tuple(steps), start, state)
 
 
@@ -112,16 +112,16 @@ def _choose(rng: random.Random, state: GameState, illegal: float) -> list[Action
     turn = state.turn
     r = rng.random()
     if state.phase is Phase.ROLL and r < 0.05 and state.may_double(turn) is None:
-        return [Double(turn, state.cube * 2)]
+        return [RecordedDouble(turn, state.cube * 2)]
     if state.phase is Phase.ROLL and r < 0.07:
-        return [Resign(rng.choice((0, 1)), _resign_points(rng, state))]
+        return [RecordedResign(rng.choice((0, 1)), _resign_points(rng, state))]
     dice = rng.choice(DICE)
     while state.phase is Phase.OPENING and dice[0] == dice[1]:
         dice = rng.choice(DICE)
     player = rng.choice((0, 1)) if state.phase is Phase.OPENING else turn
     if state.phase is Phase.ROLL and r < 0.08:
-        return [Roll(player, dice), Resign(player, _resign_points(rng, state))]
-    return [Move(player, dice, _play_text(rng, state, player, dice, illegal))]
+        return [RecordedRoll(player, dice), RecordedResign(player, _resign_points(rng, state))]
+    return [RecordedMove(player, dice, _play_text(rng, state, player, dice, illegal))]
 
 
 def _answer(rng: random.Random, state: GameState) -> Action:
@@ -129,10 +129,10 @@ def _answer(rng: random.Random, state: GameState) -> Action:
     rules = state.rules
     r = rng.random()
     if state.phase is Phase.DOUBLED and rules.beavers and r < 0.3 and state.offered * 2 <= rules.max_cube:
-        return Beaver(player, state.offered * 2)
+        return RecordedBeaver(player, state.offered * 2)
     if state.phase is Phase.BEAVERED and rules.raccoons and r < 0.3 and state.offered * 2 <= rules.max_cube:
-        return Raccoon(player, state.offered * 2)
-    return Take(player) if r < 0.7 else Drop(player)
+        return RecordedRaccoon(player, state.offered * 2)
+    return RecordedTake(player) if r < 0.7 else RecordedDrop(player)
 
 
 def _resign_points(rng: random.Random, state: GameState) -> int:
@@ -151,7 +151,7 @@ def _play_text(rng: random.Random, state: GameState, player: int, dice: tuple[in
         wrong = legal_plays(position, other_dice)
         if wrong:
             text = str(rng.choice(wrong))
-            if advance(state, Move(player, dice, text), 1).reasons:
+            if advance(state, RecordedMove(player, dice, text), 1).reasons:
                 return text
     return str(rng.choice(plays)) if plays else ""
 
@@ -203,7 +203,7 @@ def test_generator_covers_what_the_properties_claim():
         done = replay(match)
         illegal += sum(1 for _ in done.illegal())
         for game in match.games:
-            kinds |= {type(a).__name__ for a in game.actions}
+            kinds |= {type(a).__name__.removeprefix("Recorded") for a in game.actions}
             kinds |= {"Dance" for a in game.moves() if a.play == ""}
             if game.result and game.result.resigned:
                 kinds.add("Resigned")

@@ -9,6 +9,7 @@ import pytest
 
 from referee.core import Outcome, Seen
 from referee.pipeline import FramePipeline
+from vision.reading import Reading
 
 vision = pytest.importorskip("vision")
 from vision.calibrate import learn_empty_board  # noqa: E402
@@ -53,7 +54,7 @@ def test_the_bare_board_is_learnt_once_from_a_settled_frame_and_the_game_goes_on
     assert len(learnt) == 1 and learnt[0].bare_board_seen
     assert pipeline.reader.cal is learnt[0]
     truth = json.loads((DATA / "truth.json").read_text())["frames"]
-    board = {name: Seen.from_reading(truth[name]["reading"]).board for name in ("start.jpg", "empty.jpg")}
+    board = {name: Seen.from_reading(Reading.from_json(truth[name]["reading"])).board for name in ("start.jpg", "empty.jpg")}
     assert readings.seen[-1].board == board["empty.jpg"]  # the bare board was still handed on
     t = _feed(pipeline, read_image(DATA / "start.jpg"), t)
     t = _feed(pipeline, read_image(DATA / "empty.jpg"), t)

@@ -15,21 +15,28 @@ from typing import Any
 
 import pytest
 
+from engine.colour import COLOURS
 from engine.game import Move, OpeningRoll, Roll, Rules
 from referee.calls import format_calls, read_calls, run_show_calls
 from referee.core import Seen, Settings
 from referee.recording import Script, record_game
 from referee.service import RefereeService
+from vision.reading import Reading
 
-COLOURS = ("dark", "light")
 HALVES = ("home", "outer")
+
+
+def typed(reading: Any) -> Reading:
+    """A script's reading (``referee.recording``: JSON, as a recording file holds it) read back and checked;
+    a reading a test built or corrupted as a value stays as it is."""
+    return reading if isinstance(reading, Reading) else Reading.from_json(reading)
 
 
 def referee_run(items: list[dict[str, Any]], folder: Path, dark_right_half: str) -> RefereeService:
     settings = Settings(rules=Rules(match_length=0), players=("Ann", "Bob"), dark_right_half=dark_right_half)
     service = RefereeService(settings, folder, None)
     for item in items:
-        service.handle(Seen.from_reading({**item["reading"], "t": item["t"]}))
+        service.handle(Seen.from_reading(typed(item["reading"]), item["t"]))
     service.close()
     return service
 

@@ -16,6 +16,7 @@ from referee.pipeline import FramePipeline
 from referee.recording import Script
 from referee.seating import Seating
 from referee.service import RefereeService
+from vision.reading import Reading
 
 vision = pytest.importorskip("vision")
 
@@ -33,7 +34,7 @@ def game(tmp_path_factory):
     frames = list(footage(items, setup, 5, cfg))
     settings = Settings(rules=Rules(match_length=5), players=("Ann", "Bob"), dark_right_half=Seating.from_layout(setup.layout).dark_right)
     truth = RefereeService(settings, tmp_path_factory.mktemp("truth"), None)
-    truth_notes = [n for item in items for n in truth.handle(Seen.from_reading(item["reading"])).notes]
+    truth_notes = [n for item in items for n in truth.handle(Seen.from_reading(Reading.from_json(item["reading"]))).notes]
     cal = vision.calibrate(vision.CalibrationConfig(), frames[0][1])
     seen = RefereeService(settings, tmp_path_factory.mktemp("seen"), None)
     seen_notes = []

@@ -6,7 +6,7 @@ played comes from the script (``Script.played``), never from the referee."""
 from __future__ import annotations
 
 import random
-from copy import deepcopy
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,33 +16,38 @@ from engine.board import Board
 from engine.plays import Hop, apply_hops
 from referee.recording import Script, record_game
 
-from test_referee_calls import HALVES, calls_of, played, recorded_plays, referee_run
+from vision.reading import Confidence
+
+from test_referee_calls import HALVES, calls_of, played, recorded_plays, referee_run, typed
 
 KINDS = ("missing", "added", "die", "drop")
 
 
 def corrupt(items: list[dict[str, Any]], rng: random.Random, rate: float, kinds: tuple[str, ...] = KINDS) -> tuple[list[dict[str, Any]], int]:
-    """The readings with about ``rate`` of the settled ones corrupted; and how many were."""
+    """The readings (typed) with about ``rate`` of the settled ones corrupted; and how many were.  A corrupted
+    reading is built as a value: a misread may break the contract's sums (16 checkers seen), as a camera's can."""
     out, hit = [], 0
     for item in items:
-        reading = item["reading"]
-        if reading.get("occluded") or rng.random() >= rate:
-            out.append(item)
+        reading = typed(item["reading"])
+        if reading.occluded or rng.random() >= rate:
+            out.append({**item, "reading": reading})
             continue
-        kind = rng.choice([k for k in kinds if k != "die" or reading["dice"]])
+        kind = rng.choice([k for k in kinds if k != "die" or reading.dice])
         hit += 1
         if kind == "drop":
             continue
-        reading = deepcopy(reading)
-        points = reading["points"]
         if kind == "die":
-            die = rng.choice(reading["dice"])
-            die["value"] = rng.choice([v for v in range(1, 7) if v != die["value"]])
+            dice = list(reading.dice)
+            j = rng.choice(range(len(dice)))
+            dice[j] = replace(dice[j], value=rng.choice([v for v in range(1, 7) if v != dice[j].value]))
+            reading = replace(reading, dice=tuple(dice))
         else:
+            points = list(reading.points)
             held = [i for i, n in enumerate(points) if n]
             i = rng.choice(held)
             step = 1 if points[i] > 0 else -1
             points[i] += -step if kind == "missing" else step
+            reading = replace(reading, points=tuple(points))
         out.append({**item, "reading": reading})
     return out, hit
 
@@ -68,18 +73,18 @@ def test_a_stack_of_six_read_as_five_on_every_other_frame_costs_nothing(tmp_path
     checker borne off mid-game."""
     for seed in range(40):
         script = Script.clean()
-        items = list(record_game(random.Random(seed), script))
-        if any(min(item["reading"]["points"]) <= -6 for item in items):
+        items = [{**item, "reading": typed(item["reading"])} for item in record_game(random.Random(seed), script)]
+        if any(min(item["reading"].points) <= -6 for item in items):
             break
     flip, misread = False, 0
     for item in items:
-        points = item["reading"]["points"]
+        points = list(item["reading"].points)
         six = [i for i, n in enumerate(points) if n == -6]
-        if six and not item["reading"].get("occluded"):
+        if six and not item["reading"].occluded:
             flip = not flip
             if flip:
-                item["reading"] = deepcopy(item["reading"])
-                item["reading"]["points"][six[0]] = -5
+                points[six[0]] = -5
+                item["reading"] = replace(item["reading"], points=tuple(points))
                 misread += 1
     assert misread >= 2
     service = referee_run(items, tmp_path, "home")
@@ -92,11 +97,12 @@ def test_a_flat_die_read_cocked_is_no_cocked_call(tmp_path: Path, confidence: fl
     """A flat die read cocked: with a low confidence a look is asked for; read surely (a sure misreading), the
     next reading of the same dice, where they lay, settles it.  No roll again either way; the roll stands."""
     script = Script.clean()
-    items = list(record_game(random.Random(4), script))
-    rolls = [i for i, item in enumerate(items) if len(item["reading"]["dice"]) == 2 and i > 10]
-    reading = deepcopy(items[rolls[0]]["reading"])
-    reading["dice"][1].update(flat=False, confidence=confidence)
-    items[rolls[0]] = {**items[rolls[0]], "reading": reading}
+    items = [{**item, "reading": typed(item["reading"])} for item in record_game(random.Random(4), script)]
+    rolls = [i for i, item in enumerate(items) if len(item["reading"].dice) == 2 and i > 10]
+    reading = items[rolls[0]]["reading"]
+    dice = (reading.dice[0], replace(reading.dice[1], flat=False))
+    sure = Confidence(points=(1.0,) * 24, dice=(1.0, confidence))
+    items[rolls[0]] = {**items[rolls[0]], "reading": replace(reading, dice=dice, confidence=sure)}
     service = referee_run(items, tmp_path, "home")
     assert recorded_plays(service) == played(script)
     assert [c["call"] for c in calls_of(tmp_path)] == calls

@@ -5,6 +5,7 @@ import pytest
 
 from referee.settle import SettleConfig, SettleState, settle_step, shrink
 from vision.sources import CameraError, CameraLostError, FolderSource, open_source
+from vision.reading import Reading
 
 CFG = SettleConfig()
 
@@ -112,7 +113,7 @@ def test_camera_unplugged_and_back_shows_the_fault_and_goes_on(tmp_path):
 
         reading = Board.from_position(Position.start(), 0).to_reading()
         reading.update(dice=[], cube={"value": 1, "position": "centre"})
-        return reading
+        return Reading.from_json(reading)
 
     faults = []
     pipeline = FramePipeline(reader, service)
@@ -176,7 +177,7 @@ def test_a_fault_in_the_reader_costs_a_frame_not_the_match(tmp_path, caplog):
 
         reading = Board.from_position(Position.start(), 0).to_reading()
         reading.update(dice=[], cube={"value": 1, "position": "centre"})
-        return reading
+        return Reading.from_json(reading)
 
     pipeline = FramePipeline(reader, service)
     outcomes = [pipeline.feed(i / 10, still(1 if i < 20 else 2)) for i in range(40)]

@@ -17,6 +17,7 @@ from engine.board import Board
 from engine.position import Position
 from referee.core import Mode, Seen, SeenDie, Settings, observe, start
 from referee.seating import Seating
+from vision.reading import Reading
 from vision.geometry import BoardGeometry, Layout, checker_centre, half_of
 
 GEO = BoardGeometry()
@@ -154,7 +155,7 @@ def _swapped_run(tmp_path, seed, press_accept=False, equal_opening=False):
     # the referee believes the seating the other way round (a calibration that mixed up the colours)
     service = RefereeService(Settings(rules=Rules(match_length=0), dark_right_half="outer"), tmp_path, None)
     for item in items:
-        out = service.handle(Seen.from_reading({**item["reading"], "t": item["t"]}))
+        out = service.handle(Seen.from_reading(Reading.from_json(item["reading"]), item["t"]))
         if press_accept and any(c.kind == "seating" for c in out.calls):
             service.handle(Press("accept"))
     service.close()

@@ -1,6 +1,7 @@
 """The service end to end on the bundled recording: verdicts, LEDs, journal, match files,
 and resuming after the process is killed mid-game."""
 
+import json
 import random
 import subprocess
 import sys
@@ -15,13 +16,15 @@ from referee.demo import load_recording
 from referee.recording import Script, record_game
 from referee.service import RefereeService
 
+from test_referee_calls import typed
+
 SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"))
 
 
 def run_items(service, items):
     outcomes = []
     for item in items:
-        outcomes.append(service.handle(Seen.from_reading(item["reading"])))
+        outcomes.append(service.handle(Seen.from_reading(typed(item["reading"]))))
     return outcomes
 
 
@@ -108,3 +111,12 @@ def test_demo_on_camera_footage_records_the_game_the_readings_record(tmp_path):
     run_items(truth, game_items(7, layout, Script(), turns=2))
     assert len(truth.events) >= 4
     assert read_mat((tmp_path / "seen" / "match.mat").read_text()) == truth.record()
+
+
+def test_a_recording_with_a_reading_that_breaks_the_contract_is_refused_naming_line_and_field(tmp_path):
+    header, items = load_recording(None)
+    bad = dict(items[0]["reading"].to_json(), dice=[{"value": 7, "flat": True, "half": "home"}])
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in (header, {"t": 0.0, "reading": bad})) + "\n")
+    with pytest.raises(SystemExit, match=r"line 2: not a board reading: dice\[0\].value"):
+        load_recording(path)

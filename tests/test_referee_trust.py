@@ -4,6 +4,7 @@ from dataclasses import fields
 
 from referee import core
 from referee.trust import REASONS, TRUST, Trust
+from vision.reading import Reading
 
 
 def test_every_threshold_has_a_reason() -> None:
@@ -21,4 +22,4 @@ def test_a_point_below_the_sure_cut_is_unsure_and_one_at_it_is_not() -> None:
         "bar": {"dark": 0, "light": 0}, "off": {"dark": 0, "light": 0}, "dice": [], "cube": None,
         "confidence": {"points": [1.0] * 5 + [TRUST.sure - 0.01, TRUST.sure] + [1.0] * 17},
     }
-    assert core.Seen.from_reading(reading).unsure_points == frozenset({6})
+    assert core.Seen.from_reading(Reading.from_json(reading)).unsure_points == frozenset({6})

@@ -11,7 +11,7 @@ import pytest
 from test_record_property import random_match
 
 from engine.mat import MatError, read_mat, write_mat
-from engine.record import Move, Resign, Roll
+from engine.record import RecordedMove, RecordedResign, RecordedRoll
 from engine.sgf import SgfError, parse_trees, read_sgf, read_sgf_replay, write_sgf
 
 RECORDS = Path(__file__).parent / "data" / "records"
@@ -106,7 +106,7 @@ def test_a_move_from_an_empty_point_is_illegal_with_a_warning_naming_game_and_mo
 
 def test_resignation_is_the_result_not_a_node():
     match = fixture("galaxy-final.mat")
-    assert isinstance(match.games[0].actions[-1], Resign)
+    assert isinstance(match.games[0].actions[-1], RecordedResign)
     sgf = write_sgf(match)
     assert "resign" not in sgf.lower().replace("re[", "")
     back = read_sgf(sgf)
@@ -117,12 +117,12 @@ def test_a_comment_on_a_move_is_kept():
     match = fixture("galaxy-game1.mat")
     game = match.games[0]
     first = game.actions[0]
-    assert isinstance(first, Move)
+    assert isinstance(first, RecordedMove)
     noted = replace(match, games=(replace(game, actions=(replace(first, comment="opening [5-1]"),) + game.actions[1:]),))
     sgf = write_sgf(noted)
     assert ";B[51ablq]C[opening [5-1\\]]" in sgf
     assert read_sgf(sgf) == noted
-    assert not any(isinstance(a, Roll) for a in read_sgf(sgf).games[0].actions)
+    assert not any(isinstance(a, RecordedRoll) for a in read_sgf(sgf).games[0].actions)
 
 
 def test_automatic_doubles_start_the_cube_with_cv_and_a_mat_file_refuses_them():

@@ -141,7 +141,7 @@ def test_arm_tip_beside_covered_points_is_not_a_confident_count() -> None:
     fseed = seed + 2 + 10
     scene = with_arm(np.random.default_rng(fseed + 500), random_scene(np.random.default_rng(fseed), setup.layout))
     image, truth = render(scene, setup, fseed, lamp_drift=0.5)
-    reading = reader(image)
+    reading = reader(image).to_json()
     assert reading["occluded"]
     for got, want, conf in zip(reading["points"], truth["points"], reading["confidence"]["points"]):
         assert got is None or got == want or conf < 0.9
@@ -165,7 +165,7 @@ def test_an_arm_the_colours_explain_is_found_where_it_crosses_the_frame() -> Non
     # seed 700, setup 10: a lit arm over points 15 and 16 looked like copper and orange leather, so no
     # sample was foreign and three points were read with full confidence (5 for 3, 5 for 3, 5 for 4)
     reader, image, truth = _arm_frame(700, 10, 0)
-    reading = reader(image)
+    reading = reader(image).to_json()
     assert {"point:15", "point:16"} <= set(reading["occluded"])
     for got, want, conf in zip(reading["points"], truth["points"], reading["confidence"]["points"]):
         assert got is None or got == want or conf < 0.9
@@ -178,7 +178,7 @@ def test_no_arm_is_found_on_a_frame_without_one() -> None:
     reader, image, truth = _arm_frame(700, 10, 0, arm=False)
     lab = lab8_image(normalise_light(reader.cfg, reader.cal, to_canonical(image, reader.maps)))
     assert arm_over_board(reader.cfg, reader.cal, lab, np.zeros(lab.shape[:2], np.uint8)) is None
-    assert reader(image)["points"] == truth["points"]
+    assert reader(image).to_json()["points"] == truth["points"]
 
 
 def test_a_highlight_bridged_to_a_die_does_not_hide_it() -> None:
@@ -202,7 +202,7 @@ def test_an_arm_whose_light_blob_is_cut_at_the_image_edge_is_read() -> None:
     # seed 4040404, setup 17: a light patch of the arm at the board's right edge was cut in two across its
     # waist, and a piece reached a pixel past the canonical image: the reader raised IndexError
     reader, image, _ = _arm_frame(4040404, 17, 10)
-    assert reader(image)["occluded"]
+    assert reader(image).to_json()["occluded"]
 
 
 def test_a_blob_reaching_past_the_image_is_measured_on_what_lies_inside() -> None:

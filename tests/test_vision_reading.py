@@ -100,13 +100,27 @@ def test_colours_and_the_engines_players():
     assert Colour.DARK.player == 0 and Colour.LIGHT.other is Colour.DARK and Colour("light") is Colour.LIGHT
     with pytest.raises(ValueError):
         Colour.of_player(2)
+    from engine import Colour as EngineColour
+
+    assert Colour is EngineColour  # one Colour: the engine's, re-exported by vision.reading
 
 
-def test_the_readers_output_on_a_rendered_start_is_a_valid_reading(calibrated):
+def test_the_reader_returns_a_reading_whose_json_form_is_valid_and_reads_back_equal(calibrated):
     from vision import BoardReader
     from vision.sources import read_image
 
     start = Path(__file__).parent / "data" / "vision_blender" / "start.jpg"
-    reading = Reading.from_json(BoardReader(calibrated(start))(read_image(start)))
+    reading = BoardReader(calibrated(start))(read_image(start))
+    assert isinstance(reading, Reading) and Reading.from_json(json.loads(json.dumps(reading.to_json()))) == reading
     assert reading.points == tuple(START) and reading.off == PerColour(0, 0) and reading.occluded == ()
     assert reading.confidence is not None and len(reading.confidence.points) == 24
+
+
+def test_a_hand_over_the_board_and_a_misread_of_more_than_fifteen_are_readings():
+    """A scripted recording says only that a hand is over the board; a camera may misread a sixteenth
+    checker (the referee copes): both read back, the second with ``off`` unknown, never negative."""
+    assert Reading.from_json(wrong(occluded=["hand"])).occluded == ("hand",)
+    sixteen = START[:1] + [1] + START[2:]  # the start's fifteen dark checkers and one more on point 2
+    assert Reading.from_json(wrong(points=sixteen, off={"dark": None, "light": 0})).points[1] == 1
+    with pytest.raises(ReadingError, match="off.dark is null when more are seen"):
+        Reading.from_json(wrong(points=sixteen))

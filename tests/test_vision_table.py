@@ -22,7 +22,7 @@ def _calibrates_and_reads_back(base: int, setup_index: int) -> bool:
     seed = base + 1000 * setup_index
     setup = random_setup(np.random.default_rng(seed))
     start, _ = render(random_scene(np.random.default_rng(seed + 1), setup.layout, start=True), setup, seed + 1)
-    return BoardReader(calibrate(CalibrationConfig(), start))(start)["points"] == list(START_POINTS)
+    return BoardReader(calibrate(CalibrationConfig(), start))(start).to_json()["points"] == list(START_POINTS)
 
 
 @pytest.mark.slow  # renders and calibrates several setups

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import cv2
 import pytest
+from vision.reading import Reading
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "hardware" / "firmware"
@@ -226,7 +227,7 @@ def test_watch_without_calibration_referees_a_whole_recorded_game(tmp_path) -> N
     settings = Settings(rules=Rules(match_length=5), players=("Dark", "Light"), dark_right_half=Seating.from_layout(setup.layout).dark_right)
     truth = RefereeService(settings, tmp_path / "truth", None)
     for item in items:
-        truth.handle(Seen.from_reading(item["reading"]))
+        truth.handle(Seen.from_reading(Reading.from_json(item["reading"])))
     assert truth.ref.match.games_played == 1  # the script plays the game to its end
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "no-config"), STATE_DIRECTORY=str(tmp_path / "state"))
     run = subprocess.run([sys.executable, "-m", "referee.cli", "watch", "--camera", str(frames), "--simulate-leds", "--web", "off", "--match-length", "5"],

@@ -17,7 +17,7 @@ from engine.game import Rules
 from firmware_bridge import Layout, Signals, SimulatedBoard
 from referee.core import Settings
 from referee.journal import recover
-from referee.pipeline import FramePipeline
+from referee.pipeline import FramePipeline, not_calibrated
 from referee.service import RefereeService
 from referee.watch import Devices, FollowCalibration, Pump, StopRequested, Stopping, saved_calibration
 
@@ -54,7 +54,7 @@ def follower(tmp_path: Path, clock: Clock):
     board = SimulatedBoard()
     devices = Devices(signals=Signals(board, clock=clock), board=board)
     service = RefereeService(Settings(rules=Rules(), players=("Ann", "Bob")), tmp_path / "match", devices.signals)
-    pipeline = FramePipeline(lambda frame: {}, service)
+    pipeline = FramePipeline(not_calibrated, service)
     camera = FakeCamera()
     follow = FollowCalibration(pipeline, devices, lambda: service, contextlib.nullcontext(), camera, "bottom", clock)
     return follow, board, service, pipeline, camera

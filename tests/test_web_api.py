@@ -37,7 +37,7 @@ ILLEGAL_AT = 36  # items up to Bob's illegal 2-1 (moved 6 pips)
 # items up to the first settled reading with the cube turned to 2 (Bob doubles)
 DOUBLED_AT = 1 + next(
     i for i, item in enumerate(ITEMS)
-    if (item["reading"].get("cube") or {}).get("value") == 2 and not item["reading"].get("occluded")
+    if item["reading"].cube is not None and item["reading"].cube.value == 2 and not item["reading"].occluded
 )
 
 
@@ -159,11 +159,11 @@ def _cell(action: Any) -> str:
     """A record's action as the .mat writer's cell."""
     from engine import record as rec
 
-    if isinstance(action, rec.Move):
+    if isinstance(action, rec.RecordedMove):
         return f"{action.dice[0]}{action.dice[1]}: {action.play}".rstrip()
-    if isinstance(action, (rec.Double, rec.Beaver, rec.Raccoon)):
-        return f"{type(action).__name__}s => {action.cube}"
-    return f"{type(action).__name__}s"
+    if isinstance(action, (rec.RecordedDouble, rec.RecordedBeaver, rec.RecordedRaccoon)):
+        return f"{type(action).__name__.removeprefix('Recorded')}s => {action.cube}"
+    return f"{type(action).__name__.removeprefix('Recorded')}s"
 
 
 def test_plays_are_ranked_by_the_evaluator() -> None:

@@ -49,6 +49,7 @@ from vision.profiles import (
     sample_profiles,
 )
 from vision.read import read_board
+from vision.reading import PerColour, Reading
 from vision.light import normalise_light
 from vision.points import rim_strengths
 
@@ -391,7 +392,7 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     # camera's start stacks misread (a five read as ten: their sides seen as a second layer), or left unread,
     # are the reader's to judge while it reads, and a few are borne
     if amiss and not (_placed(reading) and len(amiss) <= cfg.max_start_amiss and _rings_in_place(cfg, lab, layout)):
-        raise StartPositionNotFoundError(f"the board does not read as the start position: points {reading['points']!r}")
+        raise StartPositionNotFoundError(f"the board does not read as the start position: points {list(reading.points)!r}")
     # the fit is kept: the rings its bare places show, as the reader measures them
     bare = rim_strengths(rcfg, cal, to_canonical(image, maps))
     bare[np.array([[abs(n) > k for k in range(bare.shape[1])] for n in START_POINTS])] = np.nan  # under a start checker
@@ -406,16 +407,16 @@ def _rings_in_place(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: La
     return int(near.sum()) >= cfg.min_rings_in_place
 
 
-def _amiss(reading: dict[str, Any]) -> list[int]:
+def _amiss(reading: Reading) -> list[int]:
     """Indices of the points a reading of the start position gets wrong (the bar's checkers count as point 25's)."""
-    wrong = [i for i, (got, want) in enumerate(zip(reading["points"], START_POINTS)) if got != want]
-    return wrong + ([24] if reading["bar"] != {"dark": 0, "light": 0} else [])
+    wrong = [i for i, (got, want) in enumerate(zip(reading.points, START_POINTS)) if got != want]
+    return wrong + ([24] if reading.bar != PerColour(0, 0) else [])
 
 
-def _placed(reading: dict[str, Any]) -> bool:
+def _placed(reading: Reading) -> bool:
     """Whether every checker a reading of the start position sees is where the start puts one of its player's."""
-    return reading["bar"] == {"dark": 0, "light": 0} and all(
-        got is None or int(np.sign(got)) == int(np.sign(want)) for got, want in zip(reading["points"], START_POINTS))
+    return reading.bar == PerColour(0, 0) and all(
+        got is None or int(np.sign(got)) == int(np.sign(want)) for got, want in zip(reading.points, START_POINTS))
 
 
 def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) -> Calibration:
@@ -435,9 +436,9 @@ def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) ->
     def check(cal: Calibration, borrowed_may_differ: bool) -> None:
         reading = read_board(rcfg, cal, empty, maps=maps)
         if not looks_bare(reading, borrowed_may_differ):
-            on = [i + 1 for i, n in enumerate(reading["points"]) if n]
+            on = [i + 1 for i, n in enumerate(reading.points) if n]
             raise CalibrationError(f"the empty-board image does not show the empty board (checkers read on points {on}, "
-                                   f"covered: {reading['occluded']}): clear the board, or calibrate without it")
+                                   f"covered: {list(reading.occluded)}): clear the board, or calibrate without it")
 
     check(cal, True)
     lab = lab_image(normalise_light(rcfg, cal, to_canonical(empty, maps)))
@@ -457,7 +458,7 @@ def learn_empty_board(cfg: CalibrationConfig, cal: Calibration, empty: Image) ->
     return learnt
 
 
-def learn_bare_board(cal: Calibration, frame: Image, reading: dict[str, Any], cfg: CalibrationConfig | None = None) -> Calibration | str | None:
+def learn_bare_board(cal: Calibration, frame: Image, reading: Reading, cfg: CalibrationConfig | None = None) -> Calibration | str | None:
     """For a live camera: the calibration with the bare board learnt from ``frame`` when its ``reading``
     shows the board bare and the calibration has not seen it yet; None when there is nothing to learn,
     or why it could not be learnt."""
@@ -469,14 +470,14 @@ def learn_bare_board(cal: Calibration, frame: Image, reading: dict[str, Any], cf
         return str(exc)
 
 
-def looks_bare(reading: dict[str, Any], borrowed_may_differ: bool = True) -> bool:
+def looks_bare(reading: Reading, borrowed_may_differ: bool = True) -> bool:
     """Whether a reading is of the empty board: no checker, nothing covered. With ``borrowed_may_differ``
     (the bare board not learnt yet), checkers read on up to two of the points the start position
     covers are excused: their borrowed look may differ from their own. Dice on the board are not
     allowed (they would be learnt as the points' look); the cube may lie anywhere."""
-    on = [i + 1 for i, n in enumerate(reading["points"]) if n]
+    on = [i + 1 for i, n in enumerate(reading.points) if n]
     excused = borrowed_may_differ and len(on) <= 2 and all(START_POINTS[p - 1] != 0 for p in on)
-    return (not on or excused) and not any(reading["bar"].values()) and not reading["occluded"] and not reading["dice"]
+    return (not on or excused) and not (reading.bar.dark or reading.bar.light) and not reading.occluded and not reading.dice
 
 
 __all__ = [

@@ -104,7 +104,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     for path in args.images:
         t0 = time.perf_counter()
         try:
-            reading: dict[str, Any] = reader(read_image(path))
+            reading = reader(read_image(path)).to_json()
         except VisionError as exc:
             print(f"bgref read: {path}: {exc}", file=sys.stderr)
             print(json.dumps({"image": path, "error": str(exc)}))

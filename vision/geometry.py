@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.colour import Colour
+
 
 @dataclass(frozen=True, slots=True)
 class BoardGeometry:
@@ -151,10 +153,10 @@ def surface_height(geo: BoardGeometry, xy: tuple[float, float]) -> float:
     return geo.bar_height if b0 <= x <= b1 else 0.0
 
 
-def side_of(geo: BoardGeometry, layout: Layout, xy: tuple[float, float]) -> str:
-    """'dark' or 'light': whose side of the board (across the long axis) ``xy`` is on."""
+def side_of(geo: BoardGeometry, layout: Layout, xy: tuple[float, float]) -> Colour:
+    """Whose side of the board (across the long axis) ``xy`` is on."""
     bottom = xy[1] > geo.depth / 2.0
-    return "dark" if bottom == layout.dark_bottom else "light"
+    return Colour.DARK if bottom == layout.dark_bottom else Colour.LIGHT
 
 
 def corners(geo: BoardGeometry) -> NDArray[np.float32]:

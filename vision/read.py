@@ -9,7 +9,7 @@ The reading is made stage by stage, each in its own module:
 3. :mod:`vision.points` reads the checkers on each point and on the bar.
 4. :mod:`vision.cube` finds the doubling cube and reads its numeral;
    :mod:`vision.dice_board` reads the dice (value, flat or cocked, which half).
-5. :func:`read_board` (here) puts them together as one board-spec reading.
+5. :func:`read_board` (here) puts them together as one :class:`vision.reading.Reading`.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from vision.point_strips import cut_strips, load_point_net, strip_maps, strip_pr
 from vision.points import StackReading, layer_steps, point_label_tables, read_bar, read_points, rim_evidence
 from vision.pose import Viewpoint
 from vision.profiles import lab8_image, sample_mask, sample_profiles
+from vision.reading import CHECKERS, Colour, Confidence, Cube, CubePosition, Die, Half, PerColour, Reading
 from vision.windows import Maps, Warp, band_maps, cube_pad, outline_bands
 
 Image = NDArray[np.uint8]
@@ -49,8 +50,8 @@ def check_frame(cfg: ReaderConfig, cal: Calibration, image: Image) -> None:
 def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | None = None,
                bands: list[tuple[float, Maps]] | None = None, detail: Warp | None = None,
                detail_bands: list[tuple[float, Maps]] | None = None, view: Viewpoint | None = None,
-               point_strips: Maps | None = None) -> dict[str, Any]:
-    """One board-spec reading (plus confidences and ``occluded``) of a calibrated frame (``maps`` and ``bands``:
+               point_strips: Maps | None = None) -> Reading:
+    """One board-spec reading (plus confidences and ``occluded``; JSON by ``Reading.to_json``) of a calibrated frame (``maps`` and ``bands``:
     the canonical image's and the outline strips' warps, if already made (``maps`` may be in OpenCV's fixed-point
     form); ``detail`` and ``detail_bands``: the same at the resolution dice and the cube are read at, if made
     (``detail`` as a float :class:`Warp`): else each die's and the cube's window is warped alone;
@@ -127,34 +128,33 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
     return out
 
 
-def _assemble(points: list[StackReading], bar: dict[str, StackReading], dice: list[dict[str, Any]], cube: dict[str, Any] | None) -> dict[str, Any]:
+def _assemble(points: list[StackReading], bar: dict[str, StackReading], dice: list[dict[str, Any]], cube: dict[str, Any] | None) -> Reading:
     occluded = [f"point:{i + 1}" for i, p in enumerate(points) if p.count is None]
     occluded += [f"bar:{k}" for k, v in bar.items() if v.count is None]
     counts = [p.count for p in points]
-    bar_counts = {k: v.count for k, v in bar.items()}
-    off: dict[str, int | None] = {"dark": None, "light": None}
+    dark, light = bar[Colour.DARK], bar[Colour.LIGHT]
+    off: PerColour[int | None] = PerColour(None, None)
     if not occluded:
-        on_dark = sum(c for c in counts if c and c > 0) + (bar_counts["dark"] or 0)
-        on_light = sum(-c for c in counts if c and c < 0) + (bar_counts["light"] or 0)
-        off = {"dark": 15 - on_dark, "light": 15 - on_light}
-    if any(v is not None and v < 0 for v in off.values()):
-        off = {"dark": None, "light": None}
-    public_dice = [{k: d[k] for k in ("value", "flat", "half")} for d in dice]
-    return {
-        "points": counts,
-        "bar": bar_counts,
-        "off": off,
-        "dice": public_dice,
-        "cube": None if cube is None else {"value": cube["value"], "position": cube["position"]},
-        "confidence": {
-            "points": [round(p.confidence, 3) for p in points],
-            "bar": {k: round(v.confidence, 3) for k, v in bar.items()},
-            "dice": [d["confidence"] for d in dice],
-            "cube": None if cube is None else cube["confidence"],
-        },
-        "occluded": occluded,
-        "image": {"dice_mm": [d["xy_mm"] for d in dice], "cube_mm": None if cube is None else cube["xy_mm"]},
-    }
+        on_dark = sum(c for c in counts if c and c > 0) + (dark.count or 0)
+        on_light = sum(-c for c in counts if c and c < 0) + (light.count or 0)
+        off = PerColour(CHECKERS - on_dark, CHECKERS - on_light)
+    if (off.dark is not None and off.dark < 0) or (off.light is not None and off.light < 0):
+        off = PerColour(None, None)
+    return Reading(
+        points=tuple(counts),
+        bar=PerColour(dark.count, light.count),
+        off=off,
+        dice=tuple(Die(d["value"], d["flat"], Half(d["half"])) for d in dice),
+        cube=None if cube is None else Cube(cube["value"], CubePosition(cube["position"])),
+        confidence=Confidence(
+            points=tuple(round(p.confidence, 3) for p in points),
+            bar=PerColour(round(dark.confidence, 3), round(light.confidence, 3)),
+            dice=tuple(d["confidence"] for d in dice),
+            cube=None if cube is None else cube["confidence"],
+        ),
+        occluded=tuple(occluded),
+        extra={"image": {"dice_mm": [d["xy_mm"] for d in dice], "cube_mm": None if cube is None else cube["xy_mm"]}},
+    )
 
 
 class BoardReader:
@@ -174,7 +174,7 @@ class BoardReader:
         self.point_strips = strip_maps(cal.lens, cal.homography, self.cfg.geometry, cal.layout) if self.cfg.learned_points else None
         point_label_tables(self.cfg, layer_steps(self.cfg, cal.layout, self.view))  # worked out now, not on the first frame
 
-    def __call__(self, image: Image) -> dict[str, Any]:
+    def __call__(self, image: Image) -> Reading:
         return read_board(self.cfg, self.cal, image, self.maps, self.bands, self.detail, self.detail_bands, self.view,
                           self.point_strips)
 

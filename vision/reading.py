@@ -5,8 +5,9 @@ reading"): :meth:`Reading.to_json` writes it, :meth:`Reading.from_json` reads it
 checks it, naming the field that is wrong.  Fields beyond the contract (``image``, timings)
 are kept as they are in :attr:`Reading.extra`.
 
-The reader and the referee still pass the JSON dict today; this module is the type they
-are to share (issue #46).
+The reader (:class:`vision.read.BoardReader`) returns a :class:`Reading`; the referee takes
+one (``referee.core.Seen.from_reading``).  JSON is only at the edges: ``bgref read``'s output,
+the recordings and footage scripts of readings, read back with :meth:`Reading.from_json`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
+from engine.colour import Colour  # the engine's: players are one type everywhere
+
 T = TypeVar("T")
 
 POINTS = 24
@@ -23,33 +26,11 @@ CHECKERS = 15  # a side
 CUBE_FACES = (1, 2, 4, 8, 16, 32, 64)
 CONTRACT = ("points", "bar", "off", "dice", "cube")
 OURS = ("confidence", "occluded")  # fields our reader adds, typed here
+HAND = "hand"  # in ``occluded``: a hand over the board, the places under it not said (scripted recordings)
 
 
 class ReadingError(ValueError):
     """A board reading that breaks the contract; the message names the field."""
-
-
-class Colour(StrEnum):
-    """A player's colour: dark (olive inlay, player 1, moves 24 → 1) or light."""
-
-    DARK = "dark"
-    LIGHT = "light"
-
-    @property
-    def player(self) -> int:
-        """The engine's player number: 0 for dark, 1 for light."""
-        return 0 if self is Colour.DARK else 1
-
-    @property
-    def other(self) -> Colour:
-        return Colour.LIGHT if self is Colour.DARK else Colour.DARK
-
-    @classmethod
-    def of_player(cls, player: int) -> Colour:
-        """The colour of the engine's player ``player`` (0 or 1)."""
-        if player not in (0, 1):
-            raise ValueError(f"a player is 0 (dark) or 1 (light), not {player!r}")
-        return cls.DARK if player == 0 else cls.LIGHT
 
 
 class Half(StrEnum):
@@ -113,7 +94,7 @@ class Reading:
     dice: tuple[Die, ...] = ()
     cube: Cube | None = None
     confidence: Confidence | None = None
-    occluded: tuple[str, ...] = ()
+    occluded: tuple[str, ...] = ()  # "point:N", "bar:dark", "bar:light", or "hand"
     extra: Mapping[str, Any] = field(default_factory=dict, compare=True, hash=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -150,8 +131,9 @@ class Reading:
         off = _per_colour(data["off"], "off", CHECKERS)
         for colour, sign in ((Colour.DARK, 1), (Colour.LIGHT, -1)):
             seen = sum(n * sign for n in points if n is not None and n * sign > 0) + (bar[colour] or 0)
-            if seen > CHECKERS:
-                raise ReadingError(f"{seen} {colour} checkers on the points and bar: a side has {CHECKERS}")
+            # a misread may see more than a side has (the referee copes); off is then unknown, never negative
+            if seen > CHECKERS and off[colour] is not None:
+                raise ReadingError(f"{seen} {colour} checkers on the points and bar: a side has {CHECKERS} (off.{colour} is null when more are seen)")
             counts_known = all(n is not None for n in points) and bar[colour] is not None
             if counts_known and off[colour] is not None and off[colour] != CHECKERS - seen:
                 raise ReadingError(f"off.{colour} is {off[colour]}, but {seen} {colour} checkers are seen: it must be {CHECKERS - seen}")
@@ -252,10 +234,10 @@ def _occluded(value: Any) -> tuple[str, ...]:
         return ()
     if not isinstance(value, list):
         raise ReadingError('occluded must be a list such as ["point:13", "bar:dark"]')
-    places = {f"point:{n}" for n in range(1, POINTS + 1)} | {"bar:dark", "bar:light"}
+    places = {f"point:{n}" for n in range(1, POINTS + 1)} | {"bar:dark", "bar:light", HAND}
     for place in value:
         if place not in places:
-            raise ReadingError(f'occluded holds "point:1" .. "point:24", "bar:dark" or "bar:light", not {place!r}')
+            raise ReadingError(f'occluded holds "point:1" .. "point:24", "bar:dark", "bar:light" or "hand", not {place!r}')
     return tuple(value)
 
 

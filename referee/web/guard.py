@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.colour import Colour
 from engine.game import AcceptIllegal, Rules
 
 from ..core import Mode, Settings
@@ -79,7 +80,7 @@ def _whole(body: dict[str, Any], key: str, default: int, low: int, high: int) ->
     return value
 
 
-def player_name(value: Any, which: str) -> str:
+def player_name(value: Any, which: Colour) -> str:
     """A player's name: 1-24 letters, digits, spaces, dots, dashes or apostrophes."""
     if not isinstance(value, str) or not NAME.match(value.strip()):
         raise ValueError(f"{which}'s name must be 1-24 letters, digits, spaces, dots, dashes or apostrophes")
@@ -91,7 +92,7 @@ def settings_from_form(body: dict[str, Any], current: Settings) -> Settings:
     players = body.get("players")
     if not isinstance(players, list) or len(players) != 2:
         raise ValueError("players must be two names, dark's first")
-    names = (player_name(players[0], "dark"), player_name(players[1], "light"))
+    names = (player_name(players[0], Colour.DARK), player_name(players[1], Colour.LIGHT))
     mode = body.get("mode", current.mode.value)
     if mode not in [m.value for m in Mode]:
         raise ValueError(f"mode must be one of {', '.join(m.value for m in Mode)}")

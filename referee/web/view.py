@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.board import Board
+from engine.colour import COLOURS
 from engine.game import (
     Beaver,
     Double,
@@ -29,7 +30,7 @@ from engine.judge import Verdict, describe_movement, judge
 from engine.plays import Hop, Play, legal_plays
 from engine.position import CHECKERS, Position
 
-from ..core import COLOURS, Mode, Note, Outcome, Referee, Seen, Stage
+from ..core import Mode, Note, Outcome, Referee, Seen, Stage
 
 MAX_TEACHING_PLAYS = 60
 MAX_NOTES = 30
