@@ -35,6 +35,7 @@ class Calibration:
     background: NDArray[np.float32] | None = None  # (24, samples, 3): each point's profile when empty
     bare_board_seen: bool = False  # the start position's points were learnt from the empty board (learn_empty_board)
     bare_rims: NDArray[np.float32] | None = None  # (24, 5) ring strength each first-layer place shows bare (NaN: not seen bare)
+    start_misread: tuple[int, ...] = ()  # points (dark's numbers; 25: the bar) the start position read back miscounted or unread
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,6 +52,7 @@ class Calibration:
             "background": None if self.background is None else np.round(self.background, 1).tolist(),
             "bare_board_seen": self.bare_board_seen,
             "bare_rims": None if self.bare_rims is None else [[None if np.isnan(v) else round(float(v), 2) for v in row] for row in self.bare_rims],
+            "start_misread": list(self.start_misread),
         }
 
     @classmethod
@@ -71,6 +73,7 @@ class Calibration:
                 background=None if data.get("background") is None else np.array(data["background"], np.float32),
                 bare_board_seen=bool(data.get("bare_board_seen", False)),
                 bare_rims=None if data.get("bare_rims") is None else np.array(data["bare_rims"], np.float64).astype(np.float32).reshape(24, 5),
+                start_misread=tuple(int(p) for p in data.get("start_misread", ())),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, CalibrationError):

@@ -22,9 +22,9 @@ def register(subparsers: Any) -> None:
     cal.add_argument("--corners", help="the board's four outer corners in pixels: x1,y1,x2,y2,x3,y3,x4,y4")
     cal.add_argument("--empty", metavar="IMAGE", help="an image of the empty board, same camera and lamp: the points the "
                      "start checkers cover are then learnt, not borrowed from their neighbours")
-    cal.add_argument("--dark-inlay", choices=("darker", "greener", "redder"), default="darker",
-                     help="which checkers are dark's: those with the darker inlay (default; when a lamp makes both about as light, "
-                     "the greener, as on the set's olive and orange), or those whose inlay is greener or redder")
+    cal.add_argument("--dark-inlay", choices=("olive", "darker", "greener", "redder"), default="olive",
+                     help="which checkers are dark's: 'olive' (default: the set's olive inlay, the greener of the two; for "
+                     "inlays of one hue, the darker), or those whose inlay is darker, greener or redder")
     cal.set_defaults(func=cmd_calibrate)
 
     rd = subparsers.add_parser("read", help="read board images: one JSON line per image")
@@ -59,11 +59,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from vision.config import CalibrationConfig
     from vision.errors import BoardNotFoundError, ImageReadError, StartPositionNotFoundError
     from vision.sources import read_image
+    from vision.start_layout import PatternConfig
 
     try:
         corners = parse_corners(args.corners) if args.corners else None
         image = read_image(args.image)
-        config = CalibrationConfig(dark_inlay=args.dark_inlay)
+        config = CalibrationConfig(pattern=PatternConfig(dark_inlay=args.dark_inlay))
         cal = calibrate(config, image, corners)
         if args.empty:
             cal = learn_empty_board(config, cal, read_image(args.empty))
@@ -80,7 +81,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if camera["tilt_deg"] > cfg.max_tilt_deg:
         print(f"bgref calibrate: warning: the camera looks {camera['tilt_deg']:.0f}° off vertical; the reader is made for up "
               "to 15°: mount it more nearly over the board's centre", file=sys.stderr)
-    print(json.dumps({"calibration": args.output, "layout": cal.layout.to_json(), "lens_k1": round(cal.lens.k1, 4), "camera": camera}))
+    if cal.start_misread:
+        where = ", ".join("the bar" if p == 25 else str(p) for p in cal.start_misread)
+        print(f"bgref calibrate: warning: the start position read back wrong on point(s) {where} (dark's numbers): the "
+              "reader may be unsure there; a camera more nearly over the board, or more even light, reads them", file=sys.stderr)
+    print(json.dumps({"calibration": args.output, "layout": cal.layout.to_json(), "lens_k1": round(cal.lens.k1, 4), "camera": camera,
+                      "start_misread": list(cal.start_misread)}))
     return 0
 
 

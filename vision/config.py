@@ -8,6 +8,7 @@ from functools import lru_cache
 from vision.board import BoardFinderConfig
 from vision.geometry import BoardGeometry
 from vision.pips import PipConfig
+from vision.start_layout import PatternConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,26 +185,28 @@ class CalibrationConfig:
     copper_parts: int = 3  # copper is learnt in this many colour parts (highlight, lit, shade)
     inlay_radius: float = 0.5  # radius sampled as inlay
     inlay_parts: bool = True  # each start stack's inlays also learnt as a class of their own (read by the best)
-    min_occupancy_contrast: float = 1.1  # texture ratio occupied / empty points at the start
-    min_inlay_separation: float = 12.0  # Lab distance between dark and light inlays
-    # which inlay is dark's: "darker" (measured), or "greener" / "redder"; when the darker is darker by less than
-    # min_inlay_lightness_gap, a lamp may have made either look darker, and ``tie_dark_inlay`` decides
-    dark_inlay: str = "darker"
-    tie_dark_inlay: str = "greener"  # the set's dark checkers have olive inlays, its light ones burnt orange
-    min_inlay_lightness_gap: float = 4.0  # Lab L (0..255): nearer than this, which is darker is the lamp's doing (seen on renders: 1 to 6, and at 2 the darker was light's)
+    # the layout, from the start position's pattern of checkers; which inlay is dark's (PatternConfig.dark_inlay)
+    pattern: PatternConfig = field(default_factory=PatternConfig)
     # the camera's pose, reported to check the mount (the lens's focal length prior is the reader's)
     max_tilt_deg: float = 18.0  # warned about beyond this tilt (the design limit is 15°; the estimate errs by up to 3°)
     # the lens, fitted to the start checkers' rims
     ring_margin: float = 3.0  # mm of board around the rim in its template
     ring_search: float = 8.0  # mm a start checker is looked for around its place
-    ring_min_score: float = 0.3  # rim template correlation that counts as found
+    ring_min_score: float = 0.15  # correlation with a checker's edges that counts as found
+    ring_edge_width: float = 1.5  # mm: the width of each edge ring in that template
+    ring_blur_mm: float = 0.5  # smoothing before the edges are taken
     min_start_checkers: int = 16  # of the 30 (first layer), needed to refit the lens
     min_wide_checkers: int = 12  # the same for a wide refit, which the start position's read-back judges anyway
-    max_barrel: float = 0.2  # barrel coefficient search range (normalised by the image's longer side)
+    max_barrel: float = 0.2  # barrel coefficient search range (normalised by the image's longer side) ...
+    max_pincushion: float = 0.12  # ... and pincushion's (a negative coefficient)
+    fit_outlier_mm: float = 5.0  # a checker seen farther than this from its place under the fit is another's, or none
     barrel_step: float = 0.004
     refit_rounds: int = 2
     min_refit_gain: float = 0.9  # a refit must cut the checkers' misfit (mm) by at least this factor
-    wide_refit_searches: tuple[float, ...] = (14.0, 14.0, 8.0)  # mm: the last try's refits, looking ever nearer
+    wide_refit_searches: tuple[float, ...] = (24.0, 14.0, 8.0)  # mm: the second try's refits, looking ever nearer
+    max_start_amiss: int = 4  # points a fit's read-back of the start may miscount or leave unread (each checker where the start has its player's) ...
+    min_rings_in_place: int = 24  # ... when this many of the 30 start checkers' rings are found ...
+    ring_in_place_mm: float = 3.0  # ... this near where the fit puts them
     # ((scale x, scale y), shift mm) of the best fit, tried in turn when it does not read as the start position
     perturbations: tuple[tuple[tuple[float, float], tuple[float, float]], ...] = tuple(
         [((f, f), (0.0, 0.0)) for f in (0.97, 1.03)]

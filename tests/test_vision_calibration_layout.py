@@ -1,0 +1,176 @@
+"""Calibration's layout from the start position's pattern, on boards drawn here by hand from board-spec.md.
+
+The drawing below shares nothing with the product: the places of points and checkers are worked out
+from the spec's numbers (480 x 340 mm, frame 20, halves 205 wide, bar 30, checkers 30 mm stacked from
+each point's base) and its numbering (dark's 1-6 home board on dark's side of the home half, 1 at the
+corner; 7-12 on dark's side of the outer half, 7 by the bar; 13-18 across from them, 13 at the corner;
+19-24 across from 1-6, 19 by the bar). The expected layouts are written from the seating each board
+shows: ``home_right`` says the home boards are on dark's right hand as dark sits, ``dark_bottom`` that
+dark sits at the bottom edge of the (canonical) picture.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibrate import fit_lens
+from vision.config import CalibrationConfig
+from vision.errors import StartPositionNotFoundError
+from vision.geometry import BoardGeometry, Layout
+from vision.start_layout import PatternConfig, find_layout
+
+PPM = 2.0  # px per mm of the drawn canonical board
+W, D, FRAME, HALF, BAR, PW, CHECKER = 480.0, 340.0, 20.0, 205.0, 30.0, 205.0 / 6, 30.0
+# BGR colours of a set
+WALNUT, FIELD, OLIVE, ORANGE, COPPER = (40, 70, 110), (150, 180, 200), (45, 100, 95), (40, 95, 190), (70, 120, 200)
+START_DARK = {24: 2, 13: 5, 8: 3, 6: 5}  # dark's start in dark's numbers; light's point n is dark's 25 - n
+
+
+def _column_x(point: int, home_at_right_end: bool) -> tuple[float, str]:
+    """(x of a point's centre line, 'near' or 'far' side from dark) for a board with the home boards at the
+    right-hand end (large x) of the picture or the left."""
+    if point <= 6:
+        k, side, half = 6 - point, "near", "home"  # k: points from the bar
+    elif point <= 12:
+        k, side, half = point - 7, "near", "outer"
+    elif point <= 18:
+        k, side, half = 18 - point, "far", "outer"
+    else:
+        k, side, half = point - 19, "far", "home"
+    right = (half == "home") == home_at_right_end
+    bar_edge = W / 2 + BAR / 2 if right else W / 2 - BAR / 2
+    x = bar_edge + (k + 0.5) * PW if right else bar_edge - (k + 0.5) * PW
+    return x, side
+
+
+def draw_start(home_at_right_end: bool, dark_at_bottom: bool, dark_inlay: tuple[int, int, int],
+               light_inlay: tuple[int, int, int], checkers: bool = True) -> np.ndarray:
+    """The start position on the canonical board, BGR, PPM px per mm."""
+    img = np.zeros((int(D * PPM), int(W * PPM), 3), np.uint8)
+    img[:] = WALNUT
+    for x0 in (FRAME, W / 2 + BAR / 2):
+        cv2.rectangle(img, (int(x0 * PPM), int(FRAME * PPM)), (int((x0 + HALF) * PPM), int((D - FRAME) * PPM)), FIELD, -1)
+        for c in range(6):
+            for base, tip in ((FRAME, FRAME + 125), (D - FRAME, D - FRAME - 125)):
+                colour = OLIVE if (c + (base > D / 2)) % 2 else ORANGE
+                xa = x0 + c * PW
+                tri = np.array([[xa, base], [xa + PW, base], [xa + PW / 2, tip]]) * PPM
+                cv2.fillConvexPoly(img, np.round(tri).astype(np.int32), colour)
+    if not checkers:
+        return img
+    for point, n in START_DARK.items():
+        for colour, p in (("dark", point), ("light", 25 - point)):  # light's start mirrors dark's: dark's 25 - n
+            x, side = _column_x(p, home_at_right_end)
+            on_bottom = (side == "near") == dark_at_bottom
+            for i in range(n):
+                along = FRAME + CHECKER / 2 + CHECKER * i
+                y = D - along if on_bottom else along
+                centre = (int(round(x * PPM)), int(round(y * PPM)))
+                cv2.circle(img, centre, int(CHECKER / 2 * PPM), COPPER, -1, cv2.LINE_AA)
+                cv2.circle(img, centre, int(CHECKER / 2 * 0.78 * PPM), dark_inlay if colour == "dark" else light_inlay, -1, cv2.LINE_AA)
+    return img
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+OLIVE_GREY, PALE_ORANGE = (98, 132, 120), (60, 105, 190)  # inlays about as light as each other
+
+
+def test_the_two_inlays_are_about_as_light_but_far_apart_in_colour() -> None:
+    dark, light = _lab(np.array([[OLIVE_GREY, PALE_ORANGE]], np.uint8))[0]
+    assert abs(dark[0] - light[0]) < 3 and np.linalg.norm(dark - light) > 30
+
+
+@pytest.mark.parametrize(("home_at_right_end", "dark_at_bottom", "expected"), [
+    (True, True, Layout(home_right=True, dark_bottom=True)),  # dark faces up the picture: the right end is dark's right
+    (False, True, Layout(home_right=False, dark_bottom=True)),
+    (False, False, Layout(home_right=True, dark_bottom=False)),  # dark faces down the picture: the left end is dark's right
+    (True, False, Layout(home_right=False, dark_bottom=False)),
+])
+def test_every_seating_is_told_from_the_start_pattern(home_at_right_end: bool, dark_at_bottom: bool, expected: Layout) -> None:
+    board = draw_start(home_at_right_end, dark_at_bottom, OLIVE_GREY, PALE_ORANGE)
+    found = find_layout(PatternConfig(), BoardGeometry(), _lab(board), PPM)
+    assert found.layout == expected
+    assert found.agreement > 0.9 and found.corners_seen == 8
+
+
+def test_dark_is_the_olive_even_when_it_looks_the_lighter() -> None:
+    """The spec's dark is the olive inlay; a lamp may make it the lighter of the two."""
+    light_olive, deep_orange = (120, 160, 150), (30, 70, 160)
+    dark, light = _lab(np.array([[light_olive, deep_orange]], np.uint8))[0]
+    assert dark[0] > light[0] + 10  # the olive is the lighter here
+    board = draw_start(True, True, light_olive, deep_orange)
+    assert find_layout(PatternConfig(), BoardGeometry(), _lab(board), PPM).layout == Layout(True, True)
+    # told to take the darker, the players come out swapped: the same pattern turned end for end
+    assert find_layout(PatternConfig(dark_inlay="darker"), BoardGeometry(), _lab(board), PPM).layout == Layout(False, False)
+
+
+def test_inlays_of_one_hue_the_darker_is_dark_s() -> None:
+    """A set whose inlays do not differ in hue (black and white, say): the darker is dark's."""
+    black, white = (40, 40, 40), (220, 220, 220)
+    board = draw_start(False, True, black, white)
+    assert find_layout(PatternConfig(), BoardGeometry(), _lab(board), PPM).layout == Layout(False, True)
+
+
+def test_a_board_without_checkers_is_refused_naming_what_was_not_seen() -> None:
+    board = draw_start(True, True, OLIVE_GREY, PALE_ORANGE, checkers=False)
+    with pytest.raises(StartPositionNotFoundError, match="corners"):
+        find_layout(PatternConfig(), BoardGeometry(), _lab(board), PPM)
+
+
+def test_checkers_all_of_one_colour_are_refused() -> None:
+    board = draw_start(True, True, PALE_ORANGE, PALE_ORANGE)
+    with pytest.raises(StartPositionNotFoundError, match="cannot tell dark checkers from light ones"):
+        find_layout(PatternConfig(), BoardGeometry(), _lab(board), PPM)
+
+
+@pytest.mark.parametrize("k1", [0.08, -0.06])
+def test_the_lens_fit_measures_barrel_and_pincushion_and_ignores_a_checker_on_the_wrong_place(k1: float) -> None:
+    """Thirty marks on the board seen through a known lens and camera; one of them matched to its neighbour's place."""
+    size = (1280, 720)
+    board = np.array([[x, y] for x in np.linspace(40, 440, 6) for y in np.linspace(40, 300, 5)], np.float64)
+    # the camera: a homography of the plane (board mm -> undistorted px), then the lens bends it
+    to_image = np.array([[2.0, 0.15, 150.0], [-0.1, 1.9, 60.0], [0.0002, 0.0001, 1.0]])
+    und = cv2.perspectiveTransform(board.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+    centre, norm = np.array([640.0, 360.0]), 1280.0
+    # distort: solve d (1 + k1 |d|^2) = u by fixed point, each point along its own ray
+    u = (und - centre) / norm
+    d = u.copy()
+    for _ in range(50):
+        d = u / (1 + k1 * (d ** 2).sum(axis=1, keepdims=True))
+    seen = centre + d * norm
+    want = board.copy()
+    want[7] += (0.0, 30.0)  # this checker was found on its neighbour's place
+    lens, hom, rms = fit_lens(CalibrationConfig(), seen, want, size)
+    assert lens.k1 == pytest.approx(k1, abs=0.006)
+    back = cv2.perspectiveTransform(lens.undistort(seen).reshape(-1, 1, 2), hom).reshape(-1, 2)
+    assert np.abs(np.delete(back - board, 7, axis=0)).max() < 0.5
+
+
+def test_a_camera_turned_half_round_calibrates_with_the_players_where_they_sit() -> None:
+    """The footage's camera seed 11 looks at the board turned 178° (``referee.footage``'s default camera). The
+    canonical plane follows the picture, so its ``dark_bottom`` is the renderer's turned over (dark sits at the
+    top of the picture), which read as "dark and light swapped" when compared field by field; the check is where
+    dark's checkers are seen: dark's point 24, where two dark checkers start, is found where the renderer drew it,
+    and light's point 1 likewise."""
+    from referee.footage import FootageConfig, footage, game_items, scripted_setup
+    from vision.calibrate import calibrate
+    from vision.geometry import checker_centre
+    from vision.render import image_point
+
+    setup = scripted_setup(11, (1280, 720))
+    assert abs(setup.camera.yaw_deg - 180) < 10
+    frame = next(iter(footage(game_items(7, setup.layout, None, 0)[:1], setup, 11, FootageConfig())))[1]
+    cal = calibrate(CalibrationConfig(), frame)
+    geo = BoardGeometry()
+    for point in (24, 1):
+        drawn = np.array(image_point(setup, checker_centre(geo, setup.layout, point, 0)[:2]))
+        mm = np.array([[checker_centre(geo, cal.layout, point, 0)[:2]]], np.float64)
+        seen = cal.lens.distort(cv2.perspectiveTransform(mm, np.linalg.inv(cal.homography)).reshape(-1, 2))[0]
+        assert np.hypot(*(seen - drawn)) < 10, point
+    assert cal.layout.home_right == setup.layout.home_right  # the seating: home boards on dark's right, or not
+    assert cal.layout.dark_bottom != setup.layout.dark_bottom  # dark at the picture's top, the renderer's bottom
