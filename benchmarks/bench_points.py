@@ -77,7 +77,7 @@ def render_frames(factor: str, setups: int, frames: int, seed: int) -> Iterator[
     """(setup name, start image, [(frame, truth)]) of the project's renderer for one held-out factor."""
     rng = np.random.default_rng(seed)
     for s in range(setups):
-        style = HELD_OUT_STYLE if factor == f"style={HELD_OUT_STYLE}" else str(rng.choice(TRAIN_STYLES))  # "trained": neither
+        style = factor.split("=")[1] if factor.startswith("style=") else str(rng.choice(TRAIN_STYLES))  # "trained": neither
         lamp = HELD_OUT_LAMP if factor == f"lamp={HELD_OUT_LAMP}" else str(rng.choice(TRAIN_LAMPS))
         cam = replace(random_camera(rng), lamp=lamp)
         setup = Setup(cam, random_palette(rng), random_layout(rng), int(rng.integers(2**31)))
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     sources: list[tuple[str, Iterator]] = []
     if not args.no_render:
-        for factor in ("trained", f"style={HELD_OUT_STYLE}", f"lamp={HELD_OUT_LAMP}"):
+        for factor in ("trained", f"style={HELD_OUT_STYLE}", "style=skewed", f"lamp={HELD_OUT_LAMP}"):
             sources.append((f"vision.render, {factor}", render_frames(factor, args.setups, args.frames, args.seed)))
     if not args.no_blender:
         sources.append(("Blender fixtures tests/data/vision_blender*", blender_frames(args.blender_max)))
