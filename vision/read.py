@@ -79,7 +79,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
         rims = rim_evidence(cfg, cal, lab[..., 0], near_white if arm is None else near_white | arm)
     points = read_points(cfg, cal, prof.points, skip_pts, arm_pts, view, rims)
     arm_share = None if arm_pts is None else arm_pts.mean(axis=1)
-    points = learned_counts(cfg, cal, image, points, arm_share, point_strips)
+    points = learned_counts(cfg, cal, image, points, arm_share, skip_pts.any(axis=1), point_strips)
     bar = read_bar(cfg, cal, (prof.bar_dark, prof.bar_light), (skip_dark, skip_light),
                    None if arm_dark is None or arm_light is None else (arm_dark, arm_light))
     foreign = float(np.mean([p.foreign for p in points]))
@@ -97,15 +97,17 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
 
 
 def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: list[StackReading],
-                   arm_share: NDArray[np.float64] | None, maps: Maps | None = None) -> list[StackReading]:
+                   arm_share: NDArray[np.float64] | None, near_dice: NDArray[np.bool_] | None = None,
+                   maps: Maps | None = None) -> list[StackReading]:
     """The points' counts as the learned counter reads them, their colour the one the calibration's colour classes
     say explains that many checkers better (each reading's ``lean``). A point is left unread where the network sees
     something over it (its ``COVERED`` class) or something is seen over it directly: colours no class of the set
     explains (``occluded_fraction``) or an arm seen crossing the frame (``arm_share``: each point's share of samples
     under it; None when no arm is seen). Elsewhere the network's count stands where it is sure (``learned_min``): so
     a point the colour profiles gave up on only because the board looked troubled (a dim lamp, dark leather, an arm
-    two points away) is read. Unchanged when ``cfg.learned_points`` is off or no weights ship. ``maps``: the strips'
-    remap tables, if made."""
+    two points away) is read. On a point a die or the cube lies on (``near_dice``) the colour profiles' reading
+    stands: the network was never shown one among checkers. Unchanged when ``cfg.learned_points`` is off or no
+    weights ship. ``maps``: the strips' remap tables, if made."""
     net = load_point_net() if cfg.learned_points else None
     if net is None:
         return points
@@ -123,7 +125,7 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
         seen_over = p.foreign > cfg.occluded_fraction or (arm_share is not None and arm_share[i] >= cfg.arm_point_share)
         if probs[i, COVERED] >= 0.5 or seen_over:  # something over the point: occluded, never a guess
             out.append(StackReading(None, max(float(probs[i, COVERED]), p.confidence if p.count is None else 0.0), p.foreign, p.lean))
-        elif sure >= cfg.learned_min:
+        elif sure >= cfg.learned_min and not (near_dice is not None and near_dice[i]):
             out.append(StackReading(signed(p, int(k)), sure, p.foreign, p.lean))
         else:
             out.append(p)  # the network unsure: the colour profiles' reading stands
