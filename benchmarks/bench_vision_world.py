@@ -4,8 +4,11 @@ For each camera setup (camera mounting, lamp, set, seating, table: drawn from a 
 start position is rendered and calibrated once with ``bgref calibrate``; then stills of
 the same setup (positions, stacking styles, dice, cube typefaces, arms, noise, blur,
 JPEG drawn per still) are read with ``bgref read``.  The renderer imports nothing from
-the product; the truth is the scene description.  Prints, per factor value: whole board
-exact, per point, per die value (flat dice), flat/cocked, cube value, calibration.
+the product; the truth is the scene description, including what an arm, sleeve or cup
+covers (``benchmarks/world/cover.py``, from the world's own camera).  Prints, per factor
+value: whole board exact (a covered place may be left unsure, never read wrong), per
+point read, unsure points (all; in view; covered), confident wrong counts under cover,
+per die value (flat dice), flat/cocked, cube value, calibration.
 
     python benchmarks/bench_vision_world.py [--setups 12 --stills 10 --seed 1] [--quick]
         [--fix lens=barrel] [--hold-out typeface=FreeSerif/fill] [--docs]
@@ -29,11 +32,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import docs_section  # noqa: E402
+from benchmarks.world.cover import truth as world_truth  # noqa: E402
 from benchmarks.world.render import render  # noqa: E402
 from benchmarks.world.scene import FACTORS, Scene, random_scene  # noqa: E402
 
 HEADING = "## Vision on independent renders"
-MEASURES = ("exact", "points", "unsure points", "die value", "flat/cocked", "cube")
+MEASURES = ("exact", "points", "unsure points", "unsure visible", "unsure covered", "wrong covered", "die value", "flat/cocked", "cube")
 
 
 def bgref(*args: str) -> subprocess.CompletedProcess[str]:
@@ -51,16 +55,51 @@ def parse_kv(items: list[str]) -> dict[str, list[str]]:
     return out
 
 
+def _no_cover(truth: dict) -> dict:
+    return {"points": [False] * 24, "bar": {"dark": False, "light": False}, "dice": [False] * len(truth["dice"]), "cube": False}
+
+
+def _dice_ok(truth: dict, read_dice: list[dict], cover: list[bool]) -> bool:
+    """Every die in view read right (value, flat, half), each die under an arm read right, unsure (null
+    value) or not at all, and no die seen that is not there."""
+    key = lambda d: (d.get("value"), bool(d.get("flat")), d.get("half"))  # noqa: E731
+    seen = Counter(key(d) for d in read_dice)
+    for d, hid in zip(truth["dice"], cover):
+        if not hid:
+            if seen[key(d)] <= 0:
+                return False
+            seen[key(d)] -= 1
+    hidden = [key(d) for d, hid in zip(truth["dice"], cover) if hid]
+    for k in list(seen.elements()):
+        match = next((h for h in hidden if h == k or (k[0] is None and k[2] == h[2])), None)
+        if match is None:
+            return False
+        hidden.remove(match)
+    return True
+
+
 def score(truth: dict, read: dict | None) -> dict[str, tuple[int, int]]:
-    """(right, of) per measure for one still.  A point read as unsure (null, e.g. under an arm) is
-    counted apart: "points" is right of those read, "unsure points" the share left unread; "exact"
-    needs every point read right."""
+    """(right, of) per measure for one still.
+
+    ``truth["covered"]`` (:mod:`benchmarks.world.cover`) says which places an arm, a sleeve or a cup hides.
+    There the reader may say unsure (null) but never a wrong count: "exact" needs every point, bar half,
+    die and cube in view read right, and each covered one read right or left unsure (a covered cube or die
+    may also go unseen). "points" is right of those read; "unsure points" the share of all points left
+    unread, split into "unsure visible" (of the points in view: the reader too cautious) and "unsure
+    covered" (of the covered points); "wrong covered" the covered points read with a wrong count (a
+    confident wrong count under an arm: the contract forbids it). The last three count frames read only
+    (not those of a setup that did not calibrate)."""
+    unread = read is None
     if read is None:
         read = {"points": [None] * 24, "bar": {}, "dice": [], "cube": None}
+    cover = truth.get("covered") or _no_cover(truth)
     got = read.get("points") or [None] * 24
+    hid = cover["points"]
     unsure = sum(b is None for b in got)
     pts_read = sum(a == b for a, b in zip(truth["points"], got) if b is not None)
-    pts = sum(a == b for a, b in zip(truth["points"], got))
+    # a frame not read at all (its setup did not calibrate) says nothing of caution under an arm
+    in_view = [] if unread else [(a, b) for a, b, h in zip(truth["points"], got, hid) if not h]
+    under = [] if unread else [(a, b) for a, b, h in zip(truth["points"], got, hid) if h]
     t_flat = Counter((d["value"], d["half"]) for d in truth["dice"] if d["flat"])
     r_flat = Counter((d.get("value"), d.get("half")) for d in read.get("dice") or [] if d.get("flat"))
     dv = sum((t_flat & r_flat).values())
@@ -70,9 +109,16 @@ def score(truth: dict, read: dict | None) -> dict[str, tuple[int, int]]:
     n_dice = max(len(truth["dice"]), len(read.get("dice") or []))
     tc, rc = truth["cube"], read.get("cube")
     cube_ok = (tc is None and rc is None) or (tc is not None and rc is not None and rc.get("value") == tc["value"] and rc.get("position") == tc["position"])
-    dice_ok = Counter((d["value"], d["flat"], d["half"]) for d in truth["dice"]) == Counter((d.get("value"), d.get("flat"), d.get("half")) for d in read.get("dice") or [])
-    exact = pts == 24 and read.get("bar") == truth["bar"] and dice_ok and cube_ok
-    out = {"exact": (int(exact), 1), "points": (pts_read, 24 - unsure), "unsure points": (unsure, 24), "die value": (dv, sum(t_flat.values())), "flat/cocked": (fc, n_dice)}
+    dice_ok = _dice_ok(truth, read.get("dice") or [], cover["dice"])
+    bar = read.get("bar") or {}
+    bar_ok = all(bar.get(k) == v or (cover["bar"][k] and bar.get(k) is None) for k, v in truth["bar"].items())
+    points_ok = not unread and all(a == b for a, b in in_view) and all(b is None or a == b for a, b in under)
+    exact = points_ok and bar_ok and dice_ok and (cube_ok or (cover["cube"] and rc is None))
+    out = {"exact": (int(exact), 1), "points": (pts_read, 24 - unsure), "unsure points": (unsure, 24),
+           "unsure visible": (sum(b is None for _, b in in_view), len(in_view)),
+           "unsure covered": (sum(b is None for _, b in under), len(under)),
+           "wrong covered": (sum(b is not None and a != b for a, b in under), len(under)),
+           "die value": (dv, sum(t_flat.values())), "flat/cocked": (fc, n_dice)}
     if tc is not None:
         out["cube"] = (int(cube_ok), 1)
     return out
@@ -133,14 +179,15 @@ def main() -> int:
                     pass
         exact = 0
         for sc, rd in zip(scenes, reads):
-            sco = score(sc.reading(), rd)
+            truth = world_truth(sc)
+            sco = score(truth, rd)
             exact += sco["exact"][0]
             for m, (a, b) in sco.items():
                 overall[m][0] += a; overall[m][1] += b
                 for k, v in sc.factors.items():
                     t = tally[(k, v)][m]
                     t[0] += a; t[1] += b
-            (folder / f"still{scenes.index(sc):02d}.json").write_text(json.dumps({"truth": sc.reading(), "read": rd, "factors": sc.factors}))
+            (folder / f"still{scenes.index(sc):02d}.json").write_text(json.dumps({"truth": truth, "read": rd, "factors": sc.factors}))
         print(f"setup {s:2d}: calibrated {'yes' if ok else 'NO '} {why}  exact {exact}/{len(scenes)}  "
               f"[turn {setup.factors['turn']}, side {setup.factors['side']}, lens {setup.factors['lens']}, fill {setup.factors['fill']}, lamp {setup.factors['lamp']}, dim {setup.factors['dim']}]", flush=True)
     elapsed = time.perf_counter() - started
@@ -165,8 +212,10 @@ def main() -> int:
     if args.write_docs:
         write_section(HEADING, "Written by `benchmarks/bench_vision_world.py` (renderer: `benchmarks/world`, which imports nothing from the product; "
                       "calibrated once per camera setup with `bgref calibrate`, read with `bgref read`). "
-                      "Measures: whole board exact (points, bar, dice, cube), per point read (a point the reader calls unsure, e.g. under an arm, "
-                      "is counted under 'unsure points' instead), per flat die value, flat/cocked per die, cube value and owner. "
+                      "Measures: whole board exact (points, bar, dice, cube; a place an arm, sleeve or cup covers, by the world's own geometry, "
+                      "may be read right or left unsure, never wrong), per point read (a point the reader calls unsure "
+                      "is counted under 'unsure points' instead; 'unsure visible' of the points in view, 'unsure covered' of those covered), "
+                      "'wrong covered': covered points read with a wrong count, per flat die value, flat/cocked per die, cube value and owner. "
                       "A setup that does not calibrate counts its stills as unread.\n\n" + text)
     return 0
 

@@ -17,11 +17,10 @@ class ReaderConfig:
 
     geometry: BoardGeometry = field(default_factory=BoardGeometry)
     pips: PipConfig = field(default_factory=PipConfig)  # how a die's face crop is read
-    # count each point's checkers with the learned counter (vision.point_strips): off, as it does not yet beat the
-    # colour profiles on validation renders (docs/benchmarks.md, "Checker counting (learned)")
-    learned_points: bool = False
-    learned_sure: float = 0.9  # ... which reads a point whose colours no reading explains only this surely
-    learned_min: float = 0.9  # ... and replaces the colour profiles' count where at least this sure
+    # count each point's checkers with the learned counter (vision.point_strips): it beats the colour profiles on the
+    # independent renders' dev split and ties or beats them on the project's own held-out renders (docs/learned-points.md)
+    learned_points: bool = True
+    learned_min: float = 0.9  # ... whose count stands where it is at least this sure (else the colour profiles')
     px_per_mm: float = 1.0  # resolution of the canonical top-down image (the points, the bar, finding dice and the cube)
     detail_px_per_mm: float = 2.0  # resolution of the windows a die's pips and the cube's numeral are read on
     focal_per_width: float = 0.77  # focal length / image width when the image cannot tell: Camera Module 3, 66° across

@@ -5,7 +5,8 @@ from the point's base to past its tip (``STRIP_ALONG``), as wide as the point an
 side (``STRIP_ASIDE``) for checkers' tops, which a tilted camera sees shifted by their height. The
 24 strips are cut with one remap, lit alike (each colour channel divided by its median over all
 of them: a warm or a dim lamp looks the same) and read by one forward pass of a CNN in OpenCV's
-``dnn``: how many checkers lie on the point, 0..15, whatever their colour. Which colour they are is
+``dnn``: how many checkers lie on the point, 0..15, whatever their colour, or ``COVERED`` (an arm, a
+sleeve or a cup over it: the reading says ``occluded``, never a guess). Which colour they are is
 the calibration's to say (its classes of the set's two inlays, learnt from the start position: see
 ``vision.read.learned_counts``); the network is trained on sets of every shade so that it counts by
 shape (rims, rings, layers), not by colour.
@@ -34,7 +35,8 @@ STRIP_ALONG = (-6.0, 168.0)  # mm from the point's base: five checkers (150 mm),
 STRIP_ASIDE = 26.0  # mm either side of the point's centre line: half a point (17 mm) and a top's lean
 STRIP_SIZE = (56, 192)  # (width, height) pixels of a strip as cut: about 0.9 mm a pixel
 NET_SIZE = (40, 136)  # ... as the network reads it, shrunk by area: about 1.3 mm a pixel
-CLASSES = 16  # checkers on a point, 0..15
+COVERED = 16  # the class of a point something (an arm, a sleeve, a cup) lies over: not to be counted
+CLASSES = 17  # checkers on a point, 0..15, or COVERED
 
 
 def strip_grid(geo: BoardGeometry, layout: Layout, jitter: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
@@ -83,9 +85,11 @@ def strip_input(strips: NDArray[np.uint8]) -> NDArray[np.float32]:
     small = small.reshape(n, NET_SIZE[1], NET_SIZE[0], 3)
     frames = small.reshape(-1, 24 * NET_SIZE[1] * NET_SIZE[0], 3)
     med = np.array([[_median_u8(f[:, c]) for c in range(3)] for f in frames], np.float32)  # (frames, 3)
-    x = small.astype(np.float32).reshape(-1, 24, *small.shape[1:])
-    x = x / (med[:, None, None, None, :] + 4.0) - 1.0
-    return np.ascontiguousarray(np.clip(x, -1.0, 3.0).reshape(small.shape).transpose(0, 3, 1, 2))
+    # planar first, on the bytes (a quarter of the floats' traffic), then scaled in place
+    x = np.ascontiguousarray(small.transpose(0, 3, 1, 2)).astype(np.float32)
+    x *= np.repeat(1.0 / (med + 4.0), 24, axis=0)[:, :, None, None]
+    x -= 1.0
+    return np.clip(x, -1.0, 3.0, out=x)
 
 
 def _median_u8(values: NDArray[np.uint8]) -> float:

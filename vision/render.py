@@ -126,6 +126,8 @@ class Camera:
     lamp: str = "warm"  # warm | cool | dim
     lamp_xy: tuple[float, float] = (0.3, 0.3)  # lamp position over the board, fraction of its size
     light_dir_deg: float = 45.0  # direction shadows fall, on the board plane
+    shadow_mm: float = 2.5  # how soft shadows' edges are (blur, mm): a small lamp near the board casts hard ones
+    shadow_depth: float = 0.45  # how much light a shadow takes
     noise: float = 2.0
     jpeg_quality: int = 90
     px_per_mm: float = 2.0
@@ -259,16 +261,17 @@ def _bevels(canvas: FloatImage, geo: BoardGeometry, ppm: float) -> None:
     canvas *= shade[..., None]
 
 
-def paint_shadows(canvas: FloatImage, discs: list[tuple[tuple[float, float], float, float]], light_deg: float, ppm: float) -> None:
-    """Soft drop shadows of objects (centre, radius, height mm) away from the lamp."""
+def paint_shadows(canvas: FloatImage, discs: list[tuple[tuple[float, float], float, float]], light_deg: float, ppm: float,
+                  soft_mm: float = 2.5, depth: float = 0.45) -> None:
+    """Drop shadows of objects (centre, radius, height mm) away from the lamp, their edges blurred ``soft_mm``."""
     h, w = canvas.shape[:2]
     m = np.zeros((h, w), np.float32)
     dx, dy = math.cos(math.radians(light_deg)), math.sin(math.radians(light_deg))
     for (x, y), r, height in discs:
         off = 0.6 * height + 1.5
         cv2.circle(m, _px((x + dx * off, y + dy * off), ppm), int(round(r * ppm * 16)), 1.0, -1, cv2.LINE_AA, 4)
-    m = cv2.GaussianBlur(m, (0, 0), 2.5 * ppm)
-    canvas *= (1 - 0.45 * np.clip(m, 0, 1))[..., None]
+    m = cv2.GaussianBlur(m, (0, 0), soft_mm * ppm)
+    canvas *= (1 - depth * np.clip(m, 0, 1))[..., None]
 
 
 def paint_checker(rng: np.random.Generator, canvas: FloatImage, xy: tuple[float, float], dark: bool,
@@ -576,7 +579,7 @@ def paint_scene(rng: np.random.Generator, scene: Scene, board: FloatImage, pal: 
     shadows += [((d.xy[0] + off, d.xy[1] + off), geo.die_edge / 2, geo.die_edge) for d in scene.dice]
     if scene.cube is not None:
         shadows.append(((scene.cube.xy[0] + off, scene.cube.xy[1] + off), geo.cube_edge / 2, geo.cube_edge))
-    paint_shadows(canvas, shadows, cam.light_dir_deg, ppm)
+    paint_shadows(canvas, shadows, cam.light_dir_deg, ppm, cam.shadow_mm, cam.shadow_depth)
     nadir = np.asarray(eye.nadir)
     # lower layers first, and in a layer the farther from the camera's foot first (nearer ones hide their sides)
     order = sorted(checkers, key=lambda c: (c[3], -float(np.hypot(*(np.asarray(c[0]) - nadir)))))

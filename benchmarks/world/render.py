@@ -256,26 +256,39 @@ def draw_cube(canvas: Image, cam: Camera, c: Cube, light: NDArray[np.float64]) -
     draw_block(canvas, cam, np.array([c.x, c.y, c.z + B.CUBE / 2]), R, B.CUBE, [cube_face(v, c) for v in values], light)
 
 
-def draw_arm(canvas: Image, cam: Camera, arm: Arm) -> None:
+CUP = (30, 50, 80)
+
+
+def arm_shapes(arm: Arm) -> list[tuple[NDArray[np.float64], tuple[int, int, int], bool]]:
+    """The solids of an arm (a sleeve, a hand holding a cup) as 3D outlines, in painting order:
+    (points in mm, colour, whether the outline is the convex hull of the points' image)."""
     a = math.radians(arm.from_edge)
     d = np.array([math.cos(a), math.sin(a), 0.0])
     hand = d * arm.reach + np.array([0, 0, 90.0])
     shoulder = d * 700 + np.array([0, 0, 260.0])
     side = np.array([-d[1], d[0], 0.0]) * arm.width / 2
     wrist = hand + d * 70
+    out: list[tuple[NDArray[np.float64], tuple[int, int, int], bool]] = []
     if arm.kind == "arm":
         elbow = hand + d * 260
-        cv2.fillPoly(canvas, [_poly(cam, np.array([wrist + side * 0.8, elbow + side, elbow - side, wrist - side * 0.8]))], arm.skin, cv2.LINE_AA, shift=4)
-        cv2.fillPoly(canvas, [_poly(cam, np.array([elbow + side * 1.1, shoulder + side * 1.2, shoulder - side * 1.2, elbow - side * 1.1]))], arm.colour, cv2.LINE_AA, shift=4)
+        out.append((np.array([wrist + side * 0.8, elbow + side, elbow - side, wrist - side * 0.8]), arm.skin, False))
+        out.append((np.array([elbow + side * 1.1, shoulder + side * 1.2, shoulder - side * 1.2, elbow - side * 1.1]), arm.colour, False))
     else:
-        cv2.fillPoly(canvas, [_poly(cam, np.array([wrist + side, shoulder + side * 1.3, shoulder - side * 1.3, wrist - side]))], arm.colour, cv2.LINE_AA, shift=4)
+        out.append((np.array([wrist + side, shoulder + side * 1.3, shoulder - side * 1.3, wrist - side]), arm.colour, False))
     palm = np.array([hand + d * 75 + side * 0.9, hand + side * 0.9 - d * 10, hand - d * 25, hand - side * 0.9 - d * 10, hand + d * 75 - side * 0.9])
-    cv2.fillPoly(canvas, [_poly(cam, palm)], arm.skin, cv2.LINE_AA, shift=4)
+    out.append((palm, arm.skin, False))
     if arm.kind == "cup":  # a leather cup held upright under the hand
         cup_c = hand - d * 10 - np.array([0, 0, 85.0])
-        rim = np.vstack([cam.canvas(_circle(cup_c[0], cup_c[1], cup_c[2], 38)), cam.canvas(_circle(cup_c[0], cup_c[1], cup_c[2] + 95, 42))])
-        cv2.fillPoly(canvas, [cv2.convexHull(np.round(rim * 16).astype(np.int32))], (30, 50, 80), cv2.LINE_AA, shift=4)
-        cv2.fillPoly(canvas, [_poly(cam, _circle(cup_c[0], cup_c[1], cup_c[2] + 95, 42))], (15, 25, 40), cv2.LINE_AA, shift=4)
+        mouth = _circle(cup_c[0], cup_c[1], cup_c[2] + 95, 42)
+        out.append((np.vstack([_circle(cup_c[0], cup_c[1], cup_c[2], 38), mouth]), CUP, True))
+        out.append((mouth, _shade(CUP, 0.5), False))
+    return out
+
+
+def draw_arm(canvas: Image, cam: Camera, arm: Arm) -> None:
+    for pts, colour, hull in arm_shapes(arm):
+        poly = cv2.convexHull(np.round(cam.canvas(pts) * 16).astype(np.int32)) if hull else _poly(cam, pts)
+        cv2.fillPoly(canvas, [poly], colour, cv2.LINE_AA, shift=4)
 
 
 # --- light and camera -----------------------------------------------------------------------
