@@ -7,7 +7,7 @@ a system typeface, any quarter turn or any turn, lamp, blur, noise, JPEG), cut a
 them (2.6 face edges across, 2 px per mm), and reads each with the reader's own
 ``vision.cube._read_numeral`` (whichever method the checkout has). Prints, per typeface family,
 the share of cube faces read as the right value, the share of die faces wrongly taken for a cube,
-and the median time per read. The held-out families (``cube_faces.HELD_OUT`` and OpenCV's
+and the median time per read. The held-out families (``cube_faces.CUBE_HELD_OUT`` and OpenCV's
 Hershey faces) never reached training or tuning of ``vision/cube_cnn.onnx``.
 """
 
@@ -49,7 +49,7 @@ def main() -> int:
     cv2.setNumThreads(1)
     cfg = ReaderConfig().detail()
     side = int(round(PATCH_EDGES * cfg.geometry.cube_edge * cfg.px_per_mm))
-    train, held = cube_faces.split_families()
+    train, held = cube_faces.cube_families()
     fams = {"held": held, "train": train, "all": held + train}[args.families]
     times: list[float] = []
     totals = [0, 0]
