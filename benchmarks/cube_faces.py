@@ -302,7 +302,7 @@ def _motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
 
 
 def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_side: int | None = None,
-              span_edges: float = SPAN) -> np.ndarray:
+              span_edges: float = SPAN, seen: dict[str, float] | None = None) -> np.ndarray:
     """One BGR uint8 crop ``span_edges`` face edges across: label 1..6 is ``FACES[label - 1]`` on a cube's
     face; 0 is no cube face.
 
@@ -310,12 +310,15 @@ def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_sid
     edge (a board filling 40-95% of a 1280x720 frame), a little off square, defocused, moved, noisy and
     JPEG-compressed at the camera's resolution; the crop is then cut from the camera's image, as the
     reader cuts it from the rectified frame: about the face's centre, turned near its outline, resampled
-    to ``out_side`` pixels (the reader's resolution, often finer than the camera's)."""
+    to ``out_side`` pixels (the reader's resolution, often finer than the camera's). ``seen``, if given,
+    gets the camera's pixels per cube edge (``px``) and its defocus and motion blur in camera pixels."""
     H = 80  # face edge at the drawing's resolution
     C = int(H * max(2.4, 1.45 * span_edges))
     img = _light(rng, _face_drawing(rng, label, families, C, H))
     # the camera: this many pixels per cube edge, turned anyhow, a little perspective
     px = float(np.exp(rng.uniform(np.log(11), np.log(56))))
+    seen = {} if seen is None else seen
+    seen.update(px=px, defocus=0.0, motion=0.0)
     s = px / H
     img = cv2.GaussianBlur(img, (0, 0), 0.45 / s)  # the camera's pixels integrate over this much of the drawing
     cam_side = int(np.ceil(C * s * 1.5)) + 4
@@ -328,9 +331,11 @@ def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_sid
     cam = np.linalg.inv(centre_shift) @ persp @ centre_shift @ cam
     shot = cv2.warpPerspective(img, cam, (cam_side, cam_side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     if rng.random() < 0.65:  # defocus, up to a soft focus that blurs a numeral's strokes into one another
-        shot = cv2.GaussianBlur(shot, (0, 0), rng.uniform(0.3, min(2.0, 0.5 + 0.1 * px)))
+        seen["defocus"] = rng.uniform(0.3, min(2.0, 0.5 + 0.1 * px))
+        shot = cv2.GaussianBlur(shot, (0, 0), seen["defocus"])
     if rng.random() < 0.35:
-        shot = cv2.filter2D(shot, -1, _motion_kernel(rng, rng.uniform(1.5, 6)))  # motion
+        seen["motion"] = rng.uniform(1.5, 6)
+        shot = cv2.filter2D(shot, -1, _motion_kernel(rng, seen["motion"]))  # motion
     shot = np.clip(shot + rng.normal(0, rng.uniform(0, 8), shot.shape), 0, 255).astype(np.uint8)
     if rng.random() < 0.8:
         ok, buf = cv2.imencode(".jpg", shot, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 96))])
