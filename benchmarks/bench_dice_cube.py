@@ -9,7 +9,7 @@ Runs, each in its own process, and prints what each prints:
 2. ``bench_dice_phantoms.py``: phantom dice on drawn webcam scenes (white dice on wood beside laptop
    keys, side faces showing; key legends in typefaces the guard never saw);
 3. ``bench_cube_faces.py``: the board reader's cube reading on faces in typefaces held out from the cube
-   network's training (C059, URW Gothic, Linux Libertine, Cantarell, OpenCV's Hershey faces).
+   network's training (C059, URW Gothic, Linux Libertine, Cantarell, Caladea, Lato, OpenCV's Hershey faces).
 
 ``--docs`` writes the output into the section "Dice and cube (learned)" of docs/benchmarks.md.
 """

@@ -3,11 +3,15 @@
 A crop is what the board reader cuts around a cube's face: a square window about the face's centre,
 turned as the face's outline, spanning ``SPAN`` face edges, at a few pixels per millimetre. The face is
 drawn here from the physical picture (an ivory square with one numeral of 2..64 in some typeface, some
-style, some colour, at any of the four quarter turns or any turn at all, under some light, seen a little
-off square) and never with the reader's code or glyphs: this module imports nothing from ``vision``.
+style (filled, bold, outlined, engraved, slanted), some colour, at any of the four quarter turns or any
+turn at all, checkers beside it, under some lamp) and then seen by a camera: turned anyhow, at 11-56
+camera pixels per cube edge (a board filling 40-95% of a 1280x720 frame), a little off square,
+defocused, moved, noisy and JPEG-compressed at the camera's own resolution before the crop is
+resampled from it. Never with the reader's code or glyphs: this module imports nothing from ``vision``.
 
 Typefaces come from the system's fonts (``fc-list``); :data:`HELD_OUT` families never reach training or
-tuning. Class 0 is "no cube face" (a die's face, a blank square, wood, leather, a checker).
+tuning (the cube's reader also holds out :data:`CUBE_HELD_OUT`). Class 0 is "no cube face" (a die's
+face, two dice, a blank square, wood, leather, a checker, part of a cube's face).
 Needs Pillow (the ``train`` extra).
 """
 
@@ -25,6 +29,9 @@ from PIL import Image, ImageDraw, ImageFont
 FACES = (2, 4, 8, 16, 32, 64)
 SPAN = 1.25  # the crop spans this many face edges (as ``vision.cube_cnn.CROP_SPAN``; kept apart on purpose)
 HELD_OUT = ("C059", "URW Gothic", "Linux Libertine", "Cantarell")  # whole families never trained or tuned on
+# the cube's reader holds out two more families, both among the independent world's cube typefaces, so that
+# its figures there on them are on typefaces never trained on (the dice stages keep ``HELD_OUT``)
+CUBE_HELD_OUT = HELD_OUT + ("Caladea", "Lato")
 HERSHEY = "Hershey (OpenCV)"  # the project's own renderers' glyphs: held out too, judged apart
 # not numerals a cube would carry: symbol, dingbat, keyboard, initials and script faces
 SKIP = re.compile(r"D050000L|Standard Symbols|Keyboard|Initials|Math|Z003|Noto (Sans|Serif) (?!Display|Mono)|Noto (Kufi|Naskh|Nastaliq|Music|Emoji|Color|Traditional)")
@@ -68,11 +75,16 @@ def _draws_digits(path: str) -> bool:
     return len(masks) == 6  # a font without digits draws the same box (tofu) for each
 
 
-def split_families() -> tuple[list[str], list[str]]:
+def split_families(held_out: tuple[str, ...] = HELD_OUT) -> tuple[list[str], list[str]]:
     """(training families, held-out families); the Hershey faces count as held out."""
     fams = sorted(font_files())
-    held = [f for f in fams if f in HELD_OUT]
-    return [f for f in fams if f not in HELD_OUT], held + [HERSHEY]
+    held = [f for f in fams if f in held_out]
+    return [f for f in fams if f not in held_out], held + [HERSHEY]
+
+
+def cube_families() -> tuple[list[str], list[str]]:
+    """(training, held-out) families of the cube's reader: :data:`CUBE_HELD_OUT` and Hershey held out."""
+    return split_families(CUBE_HELD_OUT)
 
 
 @dataclass(frozen=True)
@@ -153,104 +165,191 @@ def _pips(value: int, size: int, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_side: int | None = None,
-              span_edges: float = SPAN) -> np.ndarray:
-    """One BGR uint8 crop ``span_edges`` face edges across: label 1..6 is ``FACES[label - 1]`` on a cube's
-    face; 0 is no cube face."""
-    H = 80  # face edge at the drawing's resolution
-    C = int(H * max(2.2, 1.45 * span_edges))
+def _checker(rng: np.random.Generator, img: np.ndarray, centre: tuple[float, float], r: float) -> None:
+    """A copper checker with a leather inlay seen from above (a 'no cube face' surround or subject)."""
+    copper = np.array([60, 110, 180], np.float32) * rng.uniform(0.5, 1.4)
+    inlay = np.array([[40, 90, 80], [40, 80, 200], [30, 60, 60]][int(rng.integers(3))], np.float32) * rng.uniform(0.5, 1.3)
+    c = (int(centre[0]), int(centre[1]))
+    cv2.circle(img, c, int(r), tuple(float(v) for v in copper), -1, cv2.LINE_AA)
+    cv2.circle(img, c, int(r * rng.uniform(0.6, 0.8)), tuple(float(v) for v in inlay), -1, cv2.LINE_AA)
+    if rng.random() < 0.6:  # the rim's highlight
+        a0 = rng.uniform(0, 360)
+        cv2.ellipse(img, c, (int(r * 0.9), int(r * 0.9)), 0, a0, a0 + rng.uniform(30, 120), (230, 235, 245), int(max(1, r * 0.08)), cv2.LINE_AA)
+
+
+def _rounded_square(C: int, x0: float, y0: float, edge: float, radius: float) -> np.ndarray:
+    sq = np.zeros((C, C), np.uint8)
+    a, b, r = int(x0), int(y0), int(radius)
+    e = int(edge)
+    cv2.rectangle(sq, (a + r, b), (a + e - r, b + e), 1, -1)
+    cv2.rectangle(sq, (a, b + r), (a + e, b + e - r), 1, -1)
+    for x, y in ((a + r, b + r), (a + e - r, b + r), (a + r, b + e - r), (a + e - r, b + e - r)):
+        cv2.circle(sq, (x, y), r, 1, -1)
+    return sq
+
+
+def _ink_style(rng: np.random.Generator, families: list[str]) -> Style:
+    family = families[int(rng.integers(len(families)))]
+    kind = str(rng.choice(["filled", "bold", "outlined", "engraved"], p=[0.4, 0.2, 0.2, 0.2]))
+    if family == HERSHEY:
+        return Style(family, None, kind)
+    files = font_files()[family]
+    return Style(family, files[int(rng.integers(len(files)))], kind)
+
+
+def _face_drawing(rng: np.random.Generator, label: int, families: list[str], C: int, H: int) -> np.ndarray:
+    """The scene about the crop's centre, drawn from above at ``H`` px per cube edge on a ``C`` x ``C``
+    canvas (BGR float 0..255): a cube's face with ``FACES[label - 1]`` or, for label 0, something else."""
     img = _texture(rng, (C, C))
     c0 = (C - H) // 2
+    for _ in range(int(rng.integers(0, 3))):  # checkers beside it
+        ang, dist = rng.uniform(0, 2 * np.pi), rng.uniform(1.1, 1.6) * H
+        _checker(rng, img, (C / 2 + dist * np.cos(ang), C / 2 + dist * np.sin(ang)), 0.75 * H)
     face_kind = "cube"
     if label == 0:
-        face_kind = str(rng.choice(["die", "blank", "none", "cube_offset"], p=[0.5, 0.2, 0.2, 0.1]))
-    # the face's body: a darker or lighter side face on one edge (a camera off the vertical sees it)
-    ivory = np.array([rng.uniform(170, 250)] * 3, np.float32) + np.array([-rng.uniform(0, 40), -rng.uniform(0, 15), 0], np.float32)
-    if face_kind != "none":
-        if rng.random() < 0.5:
-            side = int(rng.uniform(0.05, 0.3) * H)
-            k = int(rng.integers(4))
-            box = [(c0, c0 + H + side, c0, c0 + H), (c0 - side, c0 + H, c0, c0 + H), (c0, c0 + H, c0, c0 + H + side), (c0, c0 + H, c0 - side, c0 + H)][k]
-            img[box[0]:box[1], box[2]:box[3]] = ivory * rng.uniform(0.5, 1.0)
-        radius = int(rng.uniform(0, 0.15) * H)
-        sq = np.zeros((C, C), np.uint8)
-        cv2.rectangle(sq, (c0 + radius, c0), (c0 + H - radius, c0 + H), 1, -1)
-        cv2.rectangle(sq, (c0, c0 + radius), (c0 + H, c0 + H - radius), 1, -1)
-        for x, y in ((c0 + radius, c0 + radius), (c0 + H - radius, c0 + radius), (c0 + radius, c0 + H - radius), (c0 + H - radius, c0 + H - radius)):
-            cv2.circle(sq, (x, y), radius, 1, -1)
-        img[sq > 0] = ivory
-        ink = np.zeros((C, C), np.float32)
-        if face_kind in ("cube", "cube_offset"):
-            family = families[int(rng.integers(len(families)))]
-            kind = str(rng.choice(["filled", "bold", "outlined", "engraved"], p=[0.45, 0.25, 0.15, 0.15]))
-            if family == HERSHEY:
-                style = Style(family, None, kind)
-            else:
-                files = font_files()[family]
-                style = Style(family, files[int(rng.integers(len(files)))], kind)
-            value = FACES[(label if label else int(rng.integers(1, 7))) - 1]
-            mask = _numeral_mask(str(value), style, H, rng)
-            # the numeral upright in one of the four quarter turns, or turned anyhow
-            turn = rng.uniform(0, 360) if rng.random() < 0.25 else 90.0 * rng.integers(4) + rng.normal(0, 4)
-            m = cv2.getRotationMatrix2D((H / 2, H / 2), turn, 1.0)
-            m[:, 2] += rng.normal(0, 0.03 * H, 2)
-            mask = cv2.warpAffine(mask, m, (H, H))
-            ink[c0:c0 + H, c0:c0 + H] = mask
-            if face_kind == "cube_offset":  # half of a face: the crop missed the cube
-                shift = rng.choice([-1, 1], 2) * rng.uniform(0.45, 0.7, 2) * H
-                ink = np.roll(ink, (int(shift[0]), int(shift[1])), axis=(0, 1))
-                sq = np.roll(sq, (int(shift[0]), int(shift[1])), axis=(0, 1))
-        elif face_kind == "die":
-            kind = "filled"
-            ink[c0:c0 + H, c0:c0 + H] = cv2.warpAffine(_pips(int(rng.integers(1, 7)), H, rng),
-                                                       cv2.getRotationMatrix2D((H / 2, H / 2), rng.uniform(0, 360), 1.0), (H, H))
-        else:
-            kind = "filled"
-            if rng.random() < 0.5:  # a stain or scratch
-                cv2.line(ink, tuple(int(v) for v in rng.uniform(c0, c0 + H, 2)), tuple(int(v) for v in rng.uniform(c0, c0 + H, 2)), 0.6, int(rng.integers(1, 6)))
-        ink *= sq
-        ink_colour = np.array([[20, 20, 20], [90, 30, 20], [30, 30, 120], [30, 80, 30], [30, 60, 90], [60, 160, 190]][
-            int(rng.choice(6, p=[0.5, 0.12, 0.12, 0.08, 0.08, 0.1]))], np.float32) + rng.normal(0, 10, 3)
-        if kind == "engraved":  # cut into the face: lit on one wall, shaded on the other, barely darker inside
-            d = rng.normal(0, 2, 2)
-            shifted = np.roll(ink, (int(d[0]), int(d[1])), axis=(0, 1))
-            relief = (shifted - ink) * rng.uniform(40, 90)
-            img += relief[..., None]
-            img = img * (1 - rng.uniform(0.1, 0.5) * ink[..., None]) + ink_colour * rng.uniform(0.0, 0.3) * ink[..., None]
-        else:
-            a = ink[..., None] * rng.uniform(0.7, 1.0)
-            img = img * (1 - a) + ink_colour * a
-    # light: a gradient, sometimes a hard shadow edge or a glare spot
+        face_kind = str(rng.choice(["die", "blank", "none", "cube_offset", "checker", "two_dice"], p=[0.4, 0.12, 0.12, 0.12, 0.12, 0.12]))
+    if face_kind == "checker":
+        _checker(rng, img, (C / 2 + rng.normal(0, 0.1 * H), C / 2 + rng.normal(0, 0.1 * H)), 0.75 * H)
+        face_kind = "none"
+    ivory = np.array([rng.uniform(165, 252)] * 3, np.float32) + np.array([-rng.uniform(0, 45), -rng.uniform(0, 18), 0], np.float32)
+    if face_kind == "none":
+        return img
+    # a die's edge is 0.8 of the cube's; a die face may fill the crop as a cube's would (a nearer die)
+    edge = H * (rng.uniform(0.7, 1.05) if face_kind in ("die", "two_dice") else 1.0)
+    e0 = (C - edge) / 2
+    if rng.random() < 0.6:  # a side face beside the top (a camera off the vertical sees it), darker or lighter
+        side = int(rng.uniform(0.05, 0.35) * edge)
+        k = int(rng.integers(4))
+        a, b = int(e0), int(e0 + edge)
+        box = [(a, b + side, a, b), (a - side, b, a, b), (a, b, a, b + side), (a, b, a - side, b)][k]
+        img[box[0]:box[1], box[2]:box[3]] = ivory * rng.uniform(0.45, 1.05)
+    sq = _rounded_square(C, e0, e0, edge, rng.uniform(0, 0.18) * edge)
+    img[sq > 0] = ivory
+    if rng.random() < 0.3:  # bevelled edges: a darker rim
+        rim = sq - cv2.erode(sq, np.ones((3, 3), np.uint8), iterations=int(rng.integers(1, 4)))
+        img[rim > 0] *= rng.uniform(0.6, 0.9)
+    ink = np.zeros((C, C), np.float32)
+    kind = "filled"
+    if face_kind in ("cube", "cube_offset"):
+        style = _ink_style(rng, families)
+        kind = style.kind
+        value = FACES[(label if label else int(rng.integers(1, 7))) - 1]
+        mask = _numeral_mask(str(value), style, H, rng)
+        if rng.random() < 0.2:  # slanted (italic) numerals
+            sh = rng.uniform(-0.3, 0.3)
+            mask = cv2.warpAffine(mask, np.float32([[1, sh, -sh * H / 2], [0, 1, 0]]), (H, H))
+        # the numeral upright in one of the four quarter turns, or turned anyhow
+        turn = rng.uniform(0, 360) if rng.random() < 0.3 else 90.0 * rng.integers(4) + rng.normal(0, 4)
+        m = cv2.getRotationMatrix2D((H / 2, H / 2), turn, 1.0)
+        m[:, 2] += rng.normal(0, 0.03 * H, 2)
+        ink[c0:c0 + H, c0:c0 + H] = cv2.warpAffine(mask, m, (H, H))
+        if face_kind == "cube_offset":  # part of a face: the crop missed the cube
+            shift = rng.choice([-1, 1], 2) * rng.uniform(0.45, 0.7, 2) * H
+            ink = np.roll(ink, (int(shift[0]), int(shift[1])), axis=(0, 1))
+            sq = np.roll(sq, (int(shift[0]), int(shift[1])), axis=(0, 1))
+    elif face_kind in ("die", "two_dice"):
+        e = int(edge)
+        pips = cv2.warpAffine(_pips(int(rng.integers(1, 7)), e, rng), cv2.getRotationMatrix2D((e / 2, e / 2), 90.0 * rng.integers(4) + (rng.uniform(0, 90) if rng.random() < 0.5 else rng.normal(0, 3)), 1.0), (e, e))
+        ink[int(e0):int(e0) + e, int(e0):int(e0) + e] = pips
+        if face_kind == "two_dice":  # the other die of a roll beside it
+            d = rng.choice([-1, 1]) * rng.uniform(1.05, 1.4) * edge
+            axis = int(rng.integers(2))
+            ink = np.maximum(ink, np.roll(cv2.warpAffine(ink, cv2.getRotationMatrix2D((C / 2, C / 2), 90.0 * rng.integers(4), 1.0), (C, C)), int(d), axis=axis))
+            sq = np.maximum(sq, np.roll(sq, int(d), axis=axis))
+            img[sq > 0] = ivory
+    elif rng.random() < 0.5:  # a blank face: a stain or scratch
+        cv2.line(ink, tuple(int(v) for v in rng.uniform(c0, c0 + H, 2)), tuple(int(v) for v in rng.uniform(c0, c0 + H, 2)), 0.6, int(rng.integers(1, 6)))
+    ink *= sq
+    ink_colour = np.array([[20, 20, 20], [90, 30, 20], [30, 30, 120], [30, 80, 30], [30, 60, 90], [60, 160, 190]][
+        int(rng.choice(6, p=[0.5, 0.12, 0.12, 0.08, 0.08, 0.1]))], np.float32) + rng.normal(0, 10, 3)
+    if kind == "engraved":  # cut into the face: lit on one wall, shaded on the other, barely darker inside
+        d = rng.normal(0, 2, 2)
+        shifted = np.roll(ink, (int(d[0]), int(d[1])), axis=(0, 1))
+        img += ((shifted - ink) * rng.uniform(30, 90))[..., None]
+        img = img * (1 - rng.uniform(0.08, 0.5) * ink[..., None]) + ink_colour * rng.uniform(0.0, 0.3) * ink[..., None]
+    else:
+        a = ink[..., None] * rng.uniform(0.6, 1.0)
+        img = img * (1 - a) + ink_colour * a
+    return img
+
+
+def _light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """A lamp: gradient, dimness, sometimes a hard shadow edge or a glare spot, its colour (2700-6500 K)."""
+    C = img.shape[0]
     yy, xx = np.mgrid[0:C, 0:C].astype(np.float32) / C
     g = rng.normal(0, 0.3, 2)
-    img *= (rng.uniform(0.55, 1.15) * (1 + g[0] * (xx - 0.5) + g[1] * (yy - 0.5)))[..., None]
-    if rng.random() < 0.25:
+    img = img * (rng.uniform(0.3, 1.2) * (1 + g[0] * (xx - 0.5) + g[1] * (yy - 0.5)))[..., None]
+    if rng.random() < 0.3:
         t = rng.uniform(0, 2 * np.pi)
         shade = (np.cos(t) * (xx - 0.5) + np.sin(t) * (yy - 0.5)) > rng.uniform(-0.3, 0.3)
-        img[shade] *= rng.uniform(0.45, 0.8)
+        img[shade] *= rng.uniform(0.4, 0.8)
     if rng.random() < 0.2:
         cx, cy, r = rng.uniform(0.3, 0.7, 2).tolist() + [rng.uniform(0.03, 0.12)]
         img += (rng.uniform(40, 120) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)))[..., None]
-    tint = np.array([rng.normal(1, 0.06), 1.0, rng.normal(1, 0.06)], np.float32)  # white balance off
-    img = np.clip(img * tint, 0, 255)
-    # the camera: the crop centred near the face's centre, turned near the face's outline, a little off square
+    warm = rng.uniform(-1, 1)  # warm lamp: less blue, more red; cool: the reverse
+    tint = np.array([1 - 0.2 * warm, 1.0, 1 + 0.1 * warm], np.float32) * rng.normal(1, 0.05, 3).astype(np.float32)
+    return np.clip(img * tint, 0, 255)
+
+
+def _motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
+    n = int(np.ceil(length)) | 1
+    k = np.zeros((n, n), np.float32)
+    t = rng.uniform(0, np.pi)
+    c = n // 2
+    d = np.array([np.cos(t), np.sin(t)]) * length / 2
+    cv2.line(k, (int(round(c - d[0])), int(round(c - d[1]))), (int(round(c + d[0])), int(round(c + d[1]))), 1.0, 1, cv2.LINE_AA)
+    return k / max(float(k.sum()), 1e-6)
+
+
+def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_side: int | None = None,
+              span_edges: float = SPAN, seen: dict[str, float] | None = None) -> np.ndarray:
+    """One BGR uint8 crop ``span_edges`` face edges across: label 1..6 is ``FACES[label - 1]`` on a cube's
+    face; 0 is no cube face.
+
+    The scene is drawn from above, then seen by a camera: turned any way, at 11-56 camera pixels per cube
+    edge (a board filling 40-95% of a 1280x720 frame), a little off square, defocused, moved, noisy and
+    JPEG-compressed at the camera's resolution; the crop is then cut from the camera's image, as the
+    reader cuts it from the rectified frame: about the face's centre, turned near its outline, resampled
+    to ``out_side`` pixels (the reader's resolution, often finer than the camera's). ``seen``, if given,
+    gets the camera's pixels per cube edge (``px``) and its defocus and motion blur in camera pixels."""
+    H = 80  # face edge at the drawing's resolution
+    C = int(H * max(2.4, 1.45 * span_edges))
+    img = _light(rng, _face_drawing(rng, label, families, C, H))
+    # the camera: this many pixels per cube edge, turned anyhow, a little perspective
+    px = float(np.exp(rng.uniform(np.log(11), np.log(56))))
+    seen = {} if seen is None else seen
+    seen.update(px=px, defocus=0.0, motion=0.0)
+    s = px / H
+    img = cv2.GaussianBlur(img, (0, 0), 0.45 / s)  # the camera's pixels integrate over this much of the drawing
+    cam_side = int(np.ceil(C * s * 1.5)) + 4
+    rot = cv2.getRotationMatrix2D((C / 2, C / 2), rng.uniform(0, 360), s)
+    rot[:, 2] += cam_side / 2 - C / 2
+    cam = np.vstack([rot, [0, 0, 1]]).astype(np.float64)
+    tilt = rng.normal(0, 0.0015, 2) / s  # foreshortening of a tilted view (projective row, per drawing pixel)
+    persp = np.array([[1, 0, 0], [0, 1, 0], [tilt[0] * s, tilt[1] * s, 1]], np.float64)
+    centre_shift = np.array([[1, 0, -cam_side / 2], [0, 1, -cam_side / 2], [0, 0, 1]])
+    cam = np.linalg.inv(centre_shift) @ persp @ centre_shift @ cam
+    shot = cv2.warpPerspective(img, cam, (cam_side, cam_side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    if rng.random() < 0.65:  # defocus, up to a soft focus that blurs a numeral's strokes into one another
+        seen["defocus"] = rng.uniform(0.3, min(2.0, 0.5 + 0.1 * px))
+        shot = cv2.GaussianBlur(shot, (0, 0), seen["defocus"])
+    if rng.random() < 0.35:
+        seen["motion"] = rng.uniform(1.5, 6)
+        shot = cv2.filter2D(shot, -1, _motion_kernel(rng, seen["motion"]))  # motion
+    shot = np.clip(shot + rng.normal(0, rng.uniform(0, 8), shot.shape), 0, 255).astype(np.uint8)
+    if rng.random() < 0.8:
+        ok, buf = cv2.imencode(".jpg", shot, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 96))])
+        shot = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    # the crop: about the face's centre, turned near the face's outline, a little off in place, turn and scale
     side = out_side or int(rng.integers(28, 64))
-    span = span_edges * H * rng.uniform(0.88, 1.12)
+    span = span_edges * H * rng.uniform(0.85, 1.18)
     centre = np.array([C / 2, C / 2]) + rng.normal(0, 0.06 * H, 2)
-    ang = np.deg2rad(rng.normal(0, 4) if rng.random() < 0.9 else rng.uniform(-45, 45))
+    ang = np.deg2rad(rng.normal(0, 4) if rng.random() < 0.85 else rng.uniform(-45, 45))
     u = np.array([np.cos(ang), np.sin(ang)]) * span / 2
     v = np.array([-np.sin(ang), np.cos(ang)]) * span / 2
-    src = np.array([centre - u - v, centre + u - v, centre + u + v, centre - u + v], np.float32)
-    src += rng.normal(0, 0.035 * span * SPAN / span_edges, (4, 2)).astype(np.float32)  # perspective, foreshortening
+    src = np.array([centre - u - v, centre + u - v, centre + u + v, centre - u + v], np.float64)
+    src += rng.normal(0, 0.02 * span * SPAN / span_edges, (4, 2))  # the rectification's own error
+    on_cam = cv2.perspectiveTransform(src[None], cam)[0].astype(np.float32)
     dst = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
-    blur = 0.45 * span / side  # the camera's pixels integrate over this much of the drawing
-    img = cv2.GaussianBlur(img, (0, 0), blur)
-    crop = cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    if rng.random() < 0.5:
-        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.2))  # defocus
-    crop += rng.normal(0, rng.uniform(0, 8), crop.shape)
-    crop = np.clip(crop, 0, 255).astype(np.uint8)
-    if rng.random() < 0.7:
-        ok, buf = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 96))])
-        crop = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return crop
+    return cv2.warpPerspective(shot, cv2.getPerspectiveTransform(on_cam, dst), (side, side), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REFLECT)

@@ -1,13 +1,13 @@
 """Train the cube-face reader ``vision/cube_cnn.onnx`` from a seed, and judge it on held-out typefaces.
 
-    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python -m benchmarks.train_cube --seed 1 [--train 24000] [--negatives 4000] [--epochs 6] [--out vision/cube_cnn.onnx]
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python -m benchmarks.train_cube --seed 1 [--train 30000] [--negatives 5000] [--epochs 7] [--out vision/cube_cnn.onnx]
     .venv/bin/python -m benchmarks.train_cube --judge vision/cube_cnn.onnx    # held-out typefaces only
 
 Needs the ``train`` extra (torch, onnx, Pillow). The crops are drawn by ``benchmarks/cube_faces.py``
 with the system's typefaces (``fc-list``; Debian packages fonts-dejavu, fonts-liberation,
 fonts-freefont-ttf, fonts-urw-base35, fonts-noto-core, fonts-crosextra-carlito, fonts-crosextra-caladea,
 fonts-linuxlibertine, fonts-cantarell, fonts-roboto, fonts-open-sans, fonts-lato). Training and tuning
-use only the training families; the held-out families (``cube_faces.HELD_OUT`` and OpenCV's Hershey
+use only the training families; the held-out families (``cube_faces.CUBE_HELD_OUT`` and OpenCV's Hershey
 faces, the glyphs of the project's own renderers) are read once at the end, each apart, through
 ``vision.cube_cnn`` (OpenCV's dnn, as the reader runs it).
 """
@@ -57,9 +57,9 @@ def build_model():
     def block(i: int, o: int, pool: bool = True) -> list:
         return [nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU()] + ([nn.MaxPool2d(2)] if pool else [])
 
-    return nn.Sequential(*block(1, 12), *block(12, 24), *block(24, 48), *block(48, 48, False),
-                         nn.Flatten(), nn.Dropout(0.3), nn.Linear(48 * (INPUT_SIDE // 8) ** 2, 72), nn.ReLU(),
-                         nn.Dropout(0.3), nn.Linear(72, 7))
+    return nn.Sequential(*block(1, 16), *block(16, 32), *block(32, 64), *block(64, 64, False),
+                         nn.Flatten(), nn.Dropout(0.3), nn.Linear(64 * (INPUT_SIDE // 8) ** 2, 96), nn.ReLU(),
+                         nn.Dropout(0.3), nn.Linear(96, 7))
 
 
 def train(seed: int, x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, epochs: int):
@@ -113,7 +113,7 @@ def judge(path: Path, seed: int, n: int) -> dict[str, float]:
     """Per held-out family: the share of crops read right through OpenCV's dnn (cube faces and
     'no cube face' crops alike), and the share of cube faces read as the right value."""
     reader = CubeReader(path)
-    _, held = cube_faces.split_families()
+    _, held = cube_faces.cube_families()
     out = {}
     for i, fam in enumerate(held):
         rng = np.random.default_rng([seed, 7919, i])
@@ -133,10 +133,10 @@ def judge(path: Path, seed: int, n: int) -> dict[str, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--train", type=int, default=24000, help="crops drawn for training")
+    ap.add_argument("--train", type=int, default=30000, help="crops drawn for training")
     ap.add_argument("--val", type=int, default=2000, help="crops drawn for validation (training typefaces)")
-    ap.add_argument("--epochs", type=int, default=6)
-    ap.add_argument("--negatives", type=int, default=4000, help="extra 'no cube face' crops (die faces, blank squares, wood)")
+    ap.add_argument("--epochs", type=int, default=7)
+    ap.add_argument("--negatives", type=int, default=5000, help="extra 'no cube face' crops (die faces, blank squares, wood)")
     ap.add_argument("--held", type=int, default=600, help="crops per held-out typeface")
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "cube_cnn.onnx")
     ap.add_argument("--judge", type=Path, help="only judge this model on the held-out typefaces")
@@ -145,7 +145,7 @@ def main() -> int:
     if args.judge:
         judge(args.judge, args.seed, args.held)
         return 0
-    fams, held = cube_faces.split_families()
+    fams, held = cube_faces.cube_families()
     print(f"training typefaces ({len(fams)}): {', '.join(fams)}\nheld out: {', '.join(held)}", flush=True)
     t0 = time.time()
     if args.cache and args.cache.exists():
