@@ -24,8 +24,9 @@ Players: 0 is dark, 1 is light.  Points named to the LEDs are dark's numbers.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from engine.board import Board
 from engine.game import (
@@ -51,6 +52,7 @@ from engine.plays import Play, legal_plays
 from engine.position import Position, PositionError
 from firmware_bridge.signals import SignalKind
 
+from .rolls import dice_out_of_place, hand_side
 from .seating import HALVES, Seating
 from .trust import TRUST
 
@@ -122,6 +124,7 @@ class Seen:
     occluded: tuple[str, ...] = ()
     unsure_points: frozenset[int] = frozenset()  # dark's numbers read with low confidence
     t: float | None = None  # seconds into the footage (or since the start), when known
+    hand: int | None = None  # the player from whose side a hand last reached over the board before this settled (referee.rolls)
 
     @classmethod
     def from_reading(cls, reading: Mapping[str, Any]) -> Seen:
@@ -274,6 +277,8 @@ class Referee:
     cocked_seen: tuple[SeenDie, ...] = ()  # a roll read with a die cocked, waiting for the next reading to confirm it
     hidden_since: bool = False  # a hand hid the board since: dice read with no place may have been rolled again
     last_turn: tuple[Match, Match, bool] | None = None  # the last legal play's match before its roll, after it, roll inferred?
+    hand: int | None = None  # the player whose hand was over the board on the readings hidden since the last clear one
+    called_dice: tuple[SeenDie, ...] = ()  # dice lying where a roll was called (wrong half, out of turn, a look): not called again
 
     @property
     def game(self) -> Game:
@@ -312,17 +317,41 @@ def resume(settings: Settings, events: Iterable[Event]) -> Referee:
 def observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     """The referee after a settled reading or a button press, and what it says."""
     new, out = _observe(ref, seen)
-    if out.calls:
-        game, turn = ref.match.games_played + 1, ref.plays
-        out = replace(out, calls=tuple(replace(c, game=game, turn=turn) for c in out.calls))
-    return new, out
+    return new, _stamped(ref, out)
+
+
+def _stamped(ref: Referee, out: Outcome) -> Outcome:
+    """The outcome with each call not yet stamped put in ``ref``'s game and turn."""
+    if all(c.game for c in out.calls):
+        return out
+    game, turn = ref.match.games_played + 1, ref.plays
+    return replace(out, calls=tuple(c if c.game else replace(c, game=game, turn=turn) for c in out.calls))
+
+
+Handler = Callable[[Referee, "Seen"], tuple[Referee, Outcome]]
+
+
+def _in_turn(handler: Handler) -> Handler:
+    """Calls made by ``handler`` belong to the turn of the referee it is given: a reading that ends one turn
+    (a play accepted, a roll taken from the play) and shows the next one's roll has calls in both."""
+
+    @functools.wraps(handler)
+    def stamping(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+        new, out = handler(ref, seen)
+        return new, _stamped(ref, out)
+
+    return stamping
 
 
 def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     if isinstance(seen, Press):
         return _press(ref, seen)
     if seen.occluded:
-        return replace(ref, hidden_since=bool(ref.cocked_seen)), Outcome()  # a hand or cup hides part of the board: wait
+        # a hand or cup hides part of the board: wait, noting whose side it came from (who throws next)
+        return replace(ref, hidden_since=bool(ref.cocked_seen), hand=hand_side(seen.occluded)), Outcome()
+    if seen.hand is None and ref.hand is not None:
+        seen = replace(seen, hand=ref.hand)
+    ref = replace(ref, hand=None)
     if ref.stage in (Stage.PLAYING, Stage.ILLEGAL, Stage.SEATING):
         ref, fitted, out = _reconciled(ref, seen)
         if fitted is None:
@@ -481,6 +510,7 @@ def _merge(a: Outcome, b: Outcome) -> Outcome:
                    a.calls + b.calls, a.retracted + b.retracted)
 
 
+@_in_turn
 def _playing(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     phase = ref.game.phase
     if phase is Phase.OPENING:
@@ -511,19 +541,22 @@ def _dice_problem(dice: tuple[SeenDie, ...], count: int) -> tuple[str, str] | No
     return None
 
 
-def _roll_problem(ref: Referee, dice: tuple[SeenDie, ...], player: int, count: int) -> tuple[str, int, str] | None:
-    """(call kind, who is called, why) when the dice seen are not a valid roll of ``count`` dice by ``player``."""
+def _roll_problem(ref: Referee, seen: Seen, player: int, count: int) -> tuple[str, int, str] | None:
+    """(call kind, who is called, why) when the dice seen are not a valid roll of ``count`` dice by ``player``.
+    Where the dice lie comes first: a roll into the wrong half or out of turn does not count whether or not
+    a die is cocked (referee.rolls tells which of the two it is)."""
+    dice = seen.dice
     if len(dice) < count:
         return None
+    if len(dice) > count:
+        return "please_look", player, f"{len(dice)} dice on the board"
+    halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+    placed = dice_out_of_place(player, (d.half for d in dice), halves, seen.hand, ref.settings.players)
+    if placed is not None:
+        return placed.kind, placed.player, placed.why
     problem = _dice_problem(dice, count)
     if problem:
         return problem[0], player, problem[1]
-    half = ref.settings.right_half(player)
-    if all(d.half == ref.settings.right_half(1 - player) for d in dice):
-        # Seen from above, a roll out of turn and a roll into the wrong half look alike; out of turn is likelier.
-        return "out_of_turn", 1 - player, f"it is {ref.settings.players[player]}'s turn to roll, into {COLOURS[player]}'s right-hand half"
-    if any(d.half != half for d in dice):
-        return "wrong_half", player, f"the dice must land in {COLOURS[player]}'s right-hand half"
     return None
 
 
@@ -610,6 +643,7 @@ def _reroll(player: int | None, why: str, call: Call) -> Outcome:
     return _say(Note(why, "warning"), signals=[Signal(SignalKind.REROLL_NEEDED, (side,))], calls=[call])
 
 
+@_in_turn
 def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     player = ref.game.turn
     if ref.dice_on_board:
@@ -640,18 +674,23 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         ref, more = _await_roll(ref, seen)
         return ref, _merge(_say(Note(text, "warning"), calls=[Call("moved_before_roll", player, (text,))]), more)
     if not seen.dice:
-        return replace(ref, dice_read=()), Outcome()  # picked up to roll again: what was read is void
+        return replace(ref, dice_read=(), called_dice=()), Outcome()  # picked up to roll again: what was read is void
+    if ref.called_dice and _same_dice(ref.called_dice, seen.dice):
+        return ref, Outcome()  # the dice called lie where they lay: said once
+    ref = replace(ref, called_dice=())
     if len(seen.dice) > 2 and {d.half for d in seen.dice} >= {"home", "outer"}:
         return replace(ref, dice_read=()), _void_roll(ref, 1 - player)  # rolled with the other pair still down
-    problem = _roll_problem(ref, seen.dice, player, 2)
+    problem = _roll_problem(ref, seen, player, 2)
     if problem:
         kind, who, why = problem
         name = ref.settings.players[player]
         if kind == "please_look":
-            return replace(ref, dice_read=_readable(seen.dice, ref.settings.right_half(player))), _look(player, f"{name}'s roll: {why}: please look")
+            mine = all(d.half == ref.settings.right_half(player) for d in seen.dice)  # else no die of this roll is down
+            read = _readable(seen.dice, ref.settings.right_half(player)) if mine else ()
+            return replace(ref, dice_read=read, called_dice=() if mine else seen.dice), _look(player, f"{name}'s roll: {why}: please look")
         if kind == "cocked":
             return replace(ref, dice_read=(), cocked_seen=seen.dice), Outcome()  # called when the next reading confirms it
-        return replace(ref, dice_read=()), _reroll(player, f"{name}: roll again: {why}", Call(kind, who, (why,)))
+        return replace(ref, dice_read=(), called_dice=seen.dice), _reroll(player, f"{name}: roll again: {why}", Call(kind, who, (why,)))
     if len(seen.dice) < 2:
         return replace(ref, dice_read=_readable(seen.dice, ref.settings.right_half(player))), Outcome()
     d1, d2 = seen.dice[0].value, seen.dice[1].value
@@ -664,6 +703,11 @@ def _same_die(a: SeenDie, b: SeenDie) -> bool:
     return a.value == b.value and a.half == b.half and near
 
 
+def _same_dice(a: tuple[SeenDie, ...], b: tuple[SeenDie, ...]) -> bool:
+    """The same dice lying where they lay (as far as the readings say where)."""
+    return len(a) == len(b) and all(any(_same_die(x, y) for y in b) for x in a)
+
+
 def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]:
     """A die read cocked is called on the next reading, once the camera has seen it twice: the same dice lying
     where they lay, now read flat, were flat (a misreading: no call, the roll stands); anything else (the die
@@ -671,7 +715,7 @@ def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]
     (then the reading has no more to tell)."""
     pending, hidden, ref = ref.cocked_seen, ref.hidden_since, replace(ref, cocked_seen=(), hidden_since=False)
     player, name = ref.game.turn, ref.settings.players[ref.game.turn]
-    same = len(seen.dice) == len(pending) and all(any(_same_die(a, b) for b in seen.dice) for a in pending)
+    same = _same_dice(pending, seen.dice)
     if hidden and any(d.xy is None for d in pending + seen.dice):
         same = False  # picked up under the hand and rolled again, maybe to the same numbers: nothing tells
     if same and all(d.flat for d in seen.dice):
@@ -1328,14 +1372,17 @@ def _illegal(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     g = ref.game
     opponent = 1 - g.turn
     # The opponent rolling (or turning the cube) accepts the play as made; unless the checkers as now seen
-    # are a legal play (corrected at the last moment, or the illegal play was a misreading).
-    if _rolled_by(ref, seen, opponent) and g.dice is not None and judge(g.position, g.dice, seen.board.sides(g.turn)).legal:
+    # are a legal play (corrected at the last moment, or the illegal play was a misreading).  A roll is the
+    # opponent's when the dice lie in their half, or their hand was seen throwing them (into the wrong half:
+    # that is called as the roll's own foul once the play is accepted).
+    threw = _rolled_by(ref, seen, opponent) or (bool(seen.dice) and seen.hand == opponent)
+    if threw and g.dice is not None and judge(g.position, g.dice, seen.board.sides(g.turn)).legal:
         ref, out = _judge_seen(replace(ref, stage=Stage.PLAYING), seen)
         if ref.stage is Stage.OVER:
             return ref, out
         ref, more = _await_roll(ref, seen)
         return ref, _merge(out, more)
-    if _rolled_by(ref, seen, opponent):
+    if threw:
         ref, out = _accept_illegal(ref, "accepted as made: the opponent rolled")
         if ref.stage is Stage.OVER:
             return ref, out
