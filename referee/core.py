@@ -279,6 +279,7 @@ class Referee:
     last_turn: tuple[Match, Match, bool] | None = None  # the last legal play's match before its roll, after it, roll inferred?
     hand: int | None = None  # the player whose hand was over the board on the readings hidden since the last clear one
     called_dice: tuple[SeenDie, ...] = ()  # dice lying where a roll was called (wrong half, out of turn, a look): not called again
+    last_board: Board | None = None  # the checkers of the last clear reading, as the referee took them
 
     @property
     def game(self) -> Game:
@@ -357,6 +358,7 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
         if fitted is None:
             return ref, out
         seen = fitted
+    ref = replace(ref, last_board=seen.board)
     handler = {
         Stage.SETUP: _setup,
         Stage.PLAYING: _playing,
@@ -378,12 +380,18 @@ def _distance(a: Board, b: Board) -> int:
     return sum(abs(x - y) for x, y in zip(a.points, b.points)) + sum(abs(x - y) for x, y in zip(a.bar, b.bar))
 
 
+def _viewer(g: Game) -> int:
+    """The player whose view ``g.position`` is in: the one on turn while rolling and playing, else the one who
+    holds the dice (a double waiting for its answer is the doubler's position, the answer the other's turn)."""
+    return g.turn if g.phase in (Phase.ROLL, Phase.MOVE) else g.on_roll
+
+
 def _possible(ref: Referee, seen: Seen) -> bool:
     """Whether the checkers seen can physically be on the board now: 15 a side less those borne off; only the
     player on turn, after their roll, has checkers off the board: in hand while their dice are down, or borne
     off (all their checkers home, at most four a turn)."""
     g = ref.game
-    mine, theirs = seen.board.sides(g.turn)
+    mine, theirs = seen.board.sides(_viewer(g))
     if sum(theirs) != sum(g.position.opponent):
         return False
     gone = sum(g.position.on_roll) - sum(mine)
@@ -395,20 +403,25 @@ def _possible(ref: Referee, seen: Seen) -> bool:
     return in_hand or not any(mine[6:])
 
 
-def _allowed_boards(ref: Referee) -> list[Board]:
-    """The boards the rules allow now: after a roll, its legal plays; before one, the checkers as they stand
-    and the plays of any roll (a roll not seen); an illegal play or a swapped first play waiting, that play."""
+def _allowed_boards(ref: Referee) -> list[tuple[Board, int]]:
+    """The boards the rules allow now, each with a rank (0 first: what asks for nothing unseen): after a roll,
+    its legal plays (0); before one, the checkers as they stand (0) and the plays of any roll (1: a roll not
+    seen); an illegal play or a swapped first play waiting, that play (0)."""
     g = ref.game
+    unseen = g.dice is None
     rolls = [g.dice] if g.dice is not None else list(ROLLS) if g.phase is Phase.ROLL else []
-    plays = [Board.from_position(p.after, g.turn) for r in rolls for p in legal_plays(g.position, r)]
+    plays = [(Board.from_position(p.after, g.turn), int(unseen)) for r in rolls for p in legal_plays(g.position, r)]
     # after a roll with a play to make, the checkers as they stood are no longer what the rules allow
-    standing = [] if g.dice is not None and plays else [Board.from_position(g.position, g.turn)]
+    standing = [] if g.dice is not None and plays else [(Board.from_position(g.position, _viewer(g)), 0)]
     boards = standing + plays
     if ref.illegal_after is not None:
-        boards.append(Board.from_position(ref.illegal_after, g.turn))
+        boards.append((Board.from_position(ref.illegal_after, g.turn), 0))
     if ref.swap_play is not None:
-        boards.append(Board.from_position(ref.swap_play, 1 - g.turn))
-    return list(dict.fromkeys(boards))
+        boards.append((Board.from_position(ref.swap_play, 1 - g.turn), 0))
+    best: dict[Board, int] = {}
+    for board, rank in boards:
+        best[board] = min(rank, best.get(board, rank))
+    return list(best.items())
 
 
 def _mend_opponent(ref: Referee, board: Board) -> Board:
@@ -451,14 +464,19 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     g = ref.game
     # Waiting on the players to show a roll, the game may have moved on beyond what the referee follows.
     allowed = _allowed_boards(ref) if ref.asked_board is None else []
-    near = sorted((_distance(b, seen.board), i) for i, b in enumerate(allowed))
-    near = [(d, i) for d, i in near if d <= NEAR]
-    if near and (len(near) == 1 or near[0][0] < near[1][0]):
-        return replace(ref, unsure_run=0), replace(seen, board=allowed[near[0][1]]), Outcome()
+    if ref.last_board is not None and ref.last_board not in dict(allowed):
+        allowed.append((ref.last_board, 2))  # the board last seen: nothing moves but under a hand (ranked last)
+    near = sorted((_distance(b, seen.board), rank, i) for i, (b, rank) in enumerate(allowed))
+    near = [n for n in near if n[0] <= NEAR]
+    if near and (len(near) == 1 or near[0][:2] < near[1][:2]):
+        board = allowed[near[0][2]][0]
+        # the points read otherwise stay unsure: no foul is called on them (see _judge_seen)
+        unsure = {i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b}
+        return replace(ref, unsure_run=0), replace(seen, board=board, unsure_points=seen.unsure_points | unsure), Outcome()
     ref = replace(ref, unsure_run=ref.unsure_run + 1)
     if ref.unsure_run != UNSURE_RUN:
         return ref, None, Outcome()
-    standing = Board.from_position(g.position, g.turn)
+    standing = Board.from_position(g.position, _viewer(g))
     wrong = sorted(i + 1 for i, (a, b) in enumerate(zip(standing.points, seen.board.points)) if a != b)
     where = f" at {', '.join(map(str, wrong))}" if wrong else ""
     text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
@@ -665,9 +683,15 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         return _moved_before_roll(ref, seen)
     cube = _cube_action(ref, seen, player)
     if cube is not None:
-        return cube
+        doubled, said = cube
+        if seen.dice and doubled.game.phase is Phase.DOUBLED:
+            doubled, more = _cube_pending(doubled, seen)  # the double first seen with the doubler's roll: taken
+            said = _merge(said, more)
+        return doubled, said
     # the roller's checkers seen moved forward with no dice down, now back where they stood: moved before rolling
-    put_back = ref.moved_unrolled is not None and _one_play_away(ref.game.position, ref.moved_unrolled.sides(player))
+    # (or seen moved with no die of the turn read, the roll asked for, and put back: no roll was made)
+    moved = ref.moved_unrolled if ref.moved_unrolled is not None else ref.asked_board if not ref.dice_read else None
+    put_back = moved is not None and _one_play_away(ref.game.position, moved.sides(player))
     ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None)
     if put_back:
         text = f"{ref.settings.players[player]} moved checkers before rolling (put back)"
@@ -981,7 +1005,7 @@ def _ask_roll(ref: Referee, known: tuple[int, ...], rolls: list[tuple[int, int]]
 
 
 def _same_checkers(ref: Referee, seen: Seen) -> bool:
-    return Board.from_position(ref.game.position, ref.game.turn) == seen.board
+    return Board.from_position(ref.game.position, _viewer(ref.game)) == seen.board
 
 
 # --- the cube ---------------------------------------------------------------------------
@@ -1037,13 +1061,50 @@ def _cube_pending(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         )
     if _is_start(seen.board) and not seen.dice:
         return _drop(ref, answering)
-    if _rolled_by(ref, seen, doubler):
-        # The doubler rolls on: the double was taken (a die missed or cocked is the roll's business).
+    if _rolled_by(ref, seen, doubler) or (seen.dice and seen.hand == doubler):
+        # The doubler rolls on: the double was taken (a die missed or cocked, or the dice thrown into the
+        # wrong half, is the roll's business).
         match = apply_to_match(ref.match, Take(answering))
         ref = replace(ref, match=match)
         ref, out = _await_roll(ref, seen)
         return ref, _merge(_say(Note(f"{ref.settings.players[answering]} took"), events=[Take(answering)], signals=[_cube_signal(ref)]), out)
-    return ref, Outcome()
+    if seen.dice:
+        return _thrown_while_doubled(ref, seen)
+    return _unrolled_while_doubled(ref, seen)
+
+
+def _thrown_while_doubled(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    """Dice thrown while a double waits for its answer, not as the doubler's roll: the one who must answer
+    throwing is a roll out of turn; who threw them not seen, a look (referee.rolls)."""
+    if ref.called_dice and _same_dice(ref.called_dice, seen.dice):
+        return ref, Outcome()
+    doubler = ref.game.on_roll
+    halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+    placed = dice_out_of_place(doubler, (d.half for d in seen.dice), halves, seen.hand, ref.settings.players)
+    if placed is None or placed.kind == "wrong_half":
+        return ref, Outcome()  # the doubler's own dice (a take seen when they are read whole), or not thrown by anyone seen
+    ref = replace(ref, called_dice=seen.dice)
+    name = ref.settings.players[placed.player]
+    if placed.kind == "please_look":
+        return ref, _look(doubler, f"{ref.settings.players[doubler]}'s double waits for an answer: {placed.why}: please look")
+    why = f"{ref.settings.players[doubler]} doubled: {name} takes or drops; that roll does not count"
+    return ref, _say(Note(f"{name} rolled out of turn: {why}", "warning"), signals=[Signal(SignalKind.REROLL_NEEDED, (COLOURS[placed.player],))],
+                     calls=[Call("out_of_turn", placed.player, (why,))])
+
+
+def _unrolled_while_doubled(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    """No dice while a double waits: the doubler's checkers seen moved forward are a move before rolling, called
+    when they are seen put back (or when the roll comes), as on any turn."""
+    g = ref.game
+    doubler = g.on_roll
+    if _same_checkers(ref, seen):
+        if ref.moved_unrolled is None:
+            return replace(ref, called_dice=()), Outcome()
+        text = f"{ref.settings.players[doubler]} moved checkers before rolling (put back)"
+        return replace(ref, moved_unrolled=None, called_dice=()), _say(Note(text, "warning"), calls=[Call("moved_before_roll", doubler, (text,))])
+    if _one_play_away(g.position, seen.board.sides(doubler)):
+        return replace(ref, moved_unrolled=seen.board, called_dice=()), Outcome()
+    return replace(ref, called_dice=()), Outcome()
 
 
 def _rolled_by(ref: Referee, seen: Seen, player: int) -> bool:
