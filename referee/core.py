@@ -464,8 +464,9 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     g = ref.game
     # Waiting on the players to show a roll, the game may have moved on beyond what the referee follows.
     allowed = _allowed_boards(ref) if ref.asked_board is None else []
-    if ref.last_board is not None and ref.last_board not in dict(allowed):
-        allowed.append((ref.last_board, 2))  # the board last seen: nothing moves but under a hand (ranked last)
+    last = ref.last_board
+    if last is not None and last not in dict(allowed) and _possible(ref, replace(seen, board=last)):
+        allowed.append((last, 2))  # the board last seen, if it can still be: nothing moves but under a hand (ranked last)
     near = sorted((_distance(b, seen.board), rank, i) for i, (b, rank) in enumerate(allowed))
     near = [n for n in near if n[0] <= NEAR]
     if near and (len(near) == 1 or near[0][:2] < near[1][:2]):
@@ -875,22 +876,34 @@ def _likeliest(rolls: Iterable[tuple[int, int]]) -> tuple[int, int] | None:
 
 
 def _play_went_on(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
-    """Asked to show a roll the play left open, the players played on instead: the opponent's checkers now
-    stand one play further.  The roll is taken as the likeliest of those the play fitted (when one is likelier:
-    3-1 before 1-1), marked as taken from the play with a look asked; the opponent's turn is then followed
-    as usual.  The alternative, waiting for ever, would lose the rest of the game."""
+    """Asked to show a roll the play left open, the players played on instead: the opponent rolled with the
+    checkers left as asked about, or their checkers now stand one play further.  The turn asked about is over.
+    The roll is taken as the likeliest of those the play fitted (3-1 before 1-1; of rolls alike, the first
+    named in the question, with the others said), marked as taken from the play with a look asked; the
+    opponent's turn is then followed as usual.  The alternative, waiting for ever, would lose the rest of the
+    game."""
     board, player = ref.asked_board, ref.game.turn
-    if board is None or seen.dice or seen.board == board or ref.settings.mode is Mode.TOURNAMENT:
+    if board is None or not ref.asked_rolls or ref.settings.mode is Mode.TOURNAMENT:
         return None
-    roll = _likeliest(ref.asked_rolls)
-    if roll is None:
+    if seen.dice:
+        # the opponent's roll, the checkers as they were asked about
+        went_on = seen.board == board and (_rolled_by(ref, seen, 1 - player) or seen.hand == 1 - player)
+    else:
+        try:
+            went_on = seen.board != board and _one_play_away(board.position(1 - player), seen.board.sides(1 - player))
+        except PositionError:
+            went_on = False
+    if not went_on:
         return None
-    try:
-        if not _one_play_away(board.position(1 - player), seen.board.sides(1 - player)):
-            return None
-    except PositionError:
-        return None
-    ref, out = _taken_from_play(ref, replace(seen, board=board, dice=()), Roll(player, roll), ())
+    likeliest = _likeliest(ref.asked_rolls)
+    roll = likeliest or ref.asked_rolls[0]
+    others = [r for r in ref.asked_rolls if r != roll]
+    known = tuple(d.value for d in ref.dice_read if d.value is not None)
+    ref, out = _taken_from_play(ref, replace(seen, board=board, dice=()), Roll(player, roll), known)
+    if likeliest is None:
+        text = (f"{ref.settings.players[player]}'s roll was never seen whole and play went on: recorded as {roll[0]}-{roll[1]}, "
+                f"but the play fits {' or '.join(f'{a}-{b}' for a, b in others)} as well: correct the record if it was another")
+        out = _merge(out, _look(player, text))
     if ref.stage is not Stage.PLAYING or ref.game.phase is not Phase.ROLL:
         return ref, out
     ref, more = _await_roll(ref, seen)

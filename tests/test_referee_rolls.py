@@ -242,3 +242,100 @@ def test_hand_watch_keeps_few_frames_spread_over_the_motion() -> None:
         watch.moving(np.full((9, 16), i, np.uint8), np.full((9, 16, 3), i, np.uint8))
     kept = [int(small[0, 0]) for small, _ in watch.frames]
     assert len(kept) <= 4 and kept == sorted(kept) and kept[-1] >= 16  # the newest of the motion is among them
+
+
+# --- a double waiting for its answer ------------------------------------------------------------
+
+
+def see_cube(ref, board, dice=(), hand=None, cube=(1, "centre")):
+    return observe(ref, Seen(board=board, dice=tuple(dice), hand=hand, cube_value=cube[0], cube_position=cube[1]))
+
+
+def light_doubled():
+    """Bob (light), to roll, has turned the cube to 2 and pushed it to Ann's side: Ann is to take or drop."""
+    ref, board = light_to_roll()
+    ref, out = see_cube(ref, board, cube=(2, "dark"))
+    assert [type(e).__name__ for e in out.events] == ["Double"] and ref.game.phase is Phase.DOUBLED
+    return ref, board
+
+
+def test_the_player_doubled_throwing_the_dice_rolls_out_of_turn() -> None:
+    ref, board = light_doubled()
+    ref, out = see_cube(ref, board, in_dark_half(), hand=DARK, cube=(2, "dark"))
+    assert calls(out) == [("out_of_turn", DARK)] and out.events == ()
+    assert ref.game.phase is Phase.DOUBLED  # still waiting for Ann's answer
+    ref, out = see_cube(ref, board, in_dark_half(), cube=(2, "dark"))  # read again where they lay: said once
+    assert out.calls == ()
+    ref, out = see_cube(ref, board, cube=(2, "dark"))
+    ref, out = see_cube(ref, board, (SeenDie(5, True, "outer"), SeenDie(3, True, "outer")), cube=(2, "dark"))
+    assert [type(e).__name__ for e in out.events] == ["Take", "Roll"]  # Bob rolls on: Ann took
+
+
+def test_the_doubler_throwing_into_the_wrong_half_is_a_take_and_a_roll_into_the_wrong_half() -> None:
+    ref, board = light_doubled()
+    ref, out = see_cube(ref, board, in_dark_half(), hand=LIGHT, cube=(2, "dark"))
+    assert [type(e).__name__ for e in out.events] == ["Take"] and calls(out) == [("wrong_half", LIGHT)]
+
+
+def test_a_double_first_seen_with_the_doublers_roll_was_taken() -> None:
+    ref, board = light_to_roll()
+    ref, out = see_cube(ref, board, (SeenDie(5, True, "outer"), SeenDie(3, True, "outer")), cube=(2, "dark"))
+    assert [type(e).__name__ for e in out.events] == ["Double", "Take", "Roll"]
+    assert ref.game.phase is Phase.MOVE and ref.game.cube == 2
+
+
+def test_the_doubler_moving_a_checker_before_the_answer_and_putting_it_back_is_called() -> None:
+    ref, board = light_doubled()
+    from engine.plays import Hop, apply_hops
+
+    g = ref.game  # the position is the doubler's (Bob's) while Ann answers
+    moved = Board.from_position(apply_hops(g.position, [Hop(13, 10)]), LIGHT)
+    ref, out = see_cube(ref, moved, cube=(2, "dark"))
+    assert out.calls == ()
+    ref, out = see_cube(ref, board, cube=(2, "dark"))
+    assert calls(out) == [("moved_before_roll", LIGHT)]
+
+
+def test_a_misread_while_a_double_waits_is_taken_for_the_board_as_it_stands() -> None:
+    """The board while a double waits is the doubler's position: a stack read a checker short three times
+    running is that board, not a board the camera cannot make sense of."""
+    ref, board = light_doubled()
+    points = list(board.points)
+    points[5] -= 1  # one of Ann's five on her 6-point missed
+    short = Board(tuple(points), board.bar)
+    for _ in range(3):
+        ref, out = see_cube(ref, short, cube=(2, "dark"))
+        assert out.calls == ()
+
+
+# --- a roll asked for, then the checkers put back or play going on --------------------------------
+
+
+def light_moved_24_18():
+    """Bob moved 24/18 with no die seen: that is all of a 5-1 (24/23/18) or a 4-2 (24/22/18, 24/20/18); a 6
+    alone, 3-3 and 2-2 would play more, and 24/19 is Ann's 6-point."""
+    ref, board = light_to_roll()
+    from engine.plays import Hop, apply_hops
+
+    moved = Board.from_position(apply_hops(ref.game.position, [Hop(24, 18)]), LIGHT)
+    ref, out = see(ref, moved)
+    assert out.events == ()
+    return ref, board, moved
+
+
+def test_checkers_moved_asked_about_and_put_back_are_a_move_before_the_roll() -> None:
+    ref, board, moved = light_moved_24_18()
+    ref, out = see(ref, moved)  # the same again (as a second settled reading): the roll is asked for
+    ref, out = see(ref, board)  # put back: no roll was made
+    assert ("moved_before_roll", LIGHT) in calls(out) and out.events == ()
+
+
+def test_the_opponent_rolling_on_a_play_asked_about_ends_the_turn() -> None:
+    ref, board, moved = light_moved_24_18()
+    ref, out = see(ref, moved)
+    assert ref.asked_board == moved and set(ref.asked_rolls) == {(5, 1), (4, 2)}
+    ref, out = see(ref, moved, in_dark_half(6, 3), hand=DARK)  # Ann rolls: Bob's turn is over
+    assert [type(e).__name__ for e in out.events] == ["Roll", "Move", "Roll"]
+    assert out.events[0] == Roll(LIGHT, (5, 1)) and out.events[2] == Roll(DARK, (6, 3))  # 5-1 named first; 4-2 said
+    assert any(c.kind == "please_look" and "4-2" in c.reasons[0] for c in out.calls)
+    assert ref.game.phase is Phase.MOVE and ref.game.turn == DARK
