@@ -24,8 +24,9 @@ Players: 0 is dark, 1 is light.  Points named to the LEDs are dark's numbers.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from engine.board import Board
 from engine.colour import COLOURS
@@ -52,6 +53,7 @@ from engine.plays import Play, legal_plays
 from engine.position import Position, PositionError
 from firmware_bridge.signals import SignalKind
 
+from .rolls import dice_out_of_place, hand_side
 from .seating import HALVES, Seating
 from .trust import TRUST
 
@@ -125,6 +127,7 @@ class Seen:
     occluded: tuple[str, ...] = ()
     unsure_points: frozenset[int] = frozenset()  # dark's numbers read with low confidence
     t: float | None = None  # seconds into the footage (or since the start), when known
+    hand: int | None = None  # the player from whose side a hand last reached over the board before this settled (referee.rolls)
 
     @classmethod
     def from_reading(cls, reading: Reading, t: float | None = None) -> Seen:
@@ -275,6 +278,9 @@ class Referee:
     cocked_seen: tuple[SeenDie, ...] = ()  # a roll read with a die cocked, waiting for the next reading to confirm it
     hidden_since: bool = False  # a hand hid the board since: dice read with no place may have been rolled again
     last_turn: tuple[Match, Match, bool] | None = None  # the last legal play's match before its roll, after it, roll inferred?
+    hand: int | None = None  # the player whose hand was over the board on the readings hidden since the last clear one
+    called_dice: tuple[SeenDie, ...] = ()  # dice lying where a roll was called (wrong half, out of turn, a look): not called again
+    last_board: Board | None = None  # the checkers of the last clear reading, as the referee took them
 
     @property
     def game(self) -> Game:
@@ -313,22 +319,47 @@ def resume(settings: Settings, events: Iterable[Event]) -> Referee:
 def observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     """The referee after a settled reading or a button press, and what it says."""
     new, out = _observe(ref, seen)
-    if out.calls:
-        game, turn = ref.match.games_played + 1, ref.plays
-        out = replace(out, calls=tuple(replace(c, game=game, turn=turn) for c in out.calls))
-    return new, out
+    return new, _stamped(ref, out)
+
+
+def _stamped(ref: Referee, out: Outcome) -> Outcome:
+    """The outcome with each call not yet stamped put in ``ref``'s game and turn."""
+    if all(c.game for c in out.calls):
+        return out
+    game, turn = ref.match.games_played + 1, ref.plays
+    return replace(out, calls=tuple(c if c.game else replace(c, game=game, turn=turn) for c in out.calls))
+
+
+Handler = Callable[[Referee, "Seen"], tuple[Referee, Outcome]]
+
+
+def _in_turn(handler: Handler) -> Handler:
+    """Calls made by ``handler`` belong to the turn of the referee it is given: a reading that ends one turn
+    (a play accepted, a roll taken from the play) and shows the next one's roll has calls in both."""
+
+    @functools.wraps(handler)
+    def stamping(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+        new, out = handler(ref, seen)
+        return new, _stamped(ref, out)
+
+    return stamping
 
 
 def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     if isinstance(seen, Press):
         return _press(ref, seen)
     if seen.occluded:
-        return replace(ref, hidden_since=bool(ref.cocked_seen)), Outcome()  # a hand or cup hides part of the board: wait
+        # a hand or cup hides part of the board: wait, noting whose side it came from (who throws next)
+        return replace(ref, hidden_since=bool(ref.cocked_seen), hand=hand_side(seen.occluded)), Outcome()
+    if seen.hand is None and ref.hand is not None:
+        seen = replace(seen, hand=ref.hand)
+    ref = replace(ref, hand=None)
     if ref.stage in (Stage.PLAYING, Stage.ILLEGAL, Stage.SEATING):
         ref, fitted, out = _reconciled(ref, seen)
         if fitted is None:
             return ref, out
         seen = fitted
+    ref = replace(ref, last_board=seen.board)
     handler = {
         Stage.SETUP: _setup,
         Stage.PLAYING: _playing,
@@ -350,12 +381,18 @@ def _distance(a: Board, b: Board) -> int:
     return sum(abs(x - y) for x, y in zip(a.points, b.points)) + sum(abs(x - y) for x, y in zip(a.bar, b.bar))
 
 
+def _viewer(g: Game) -> int:
+    """The player whose view ``g.position`` is in: the one on turn while rolling and playing, else the one who
+    holds the dice (a double waiting for its answer is the doubler's position, the answer the other's turn)."""
+    return g.turn if g.phase in (Phase.ROLL, Phase.MOVE) else g.on_roll
+
+
 def _possible(ref: Referee, seen: Seen) -> bool:
     """Whether the checkers seen can physically be on the board now: 15 a side less those borne off; only the
     player on turn, after their roll, has checkers off the board: in hand while their dice are down, or borne
     off (all their checkers home, at most four a turn)."""
     g = ref.game
-    mine, theirs = seen.board.sides(g.turn)
+    mine, theirs = seen.board.sides(_viewer(g))
     if sum(theirs) != sum(g.position.opponent):
         return False
     gone = sum(g.position.on_roll) - sum(mine)
@@ -367,20 +404,25 @@ def _possible(ref: Referee, seen: Seen) -> bool:
     return in_hand or not any(mine[6:])
 
 
-def _allowed_boards(ref: Referee) -> list[Board]:
-    """The boards the rules allow now: after a roll, its legal plays; before one, the checkers as they stand
-    and the plays of any roll (a roll not seen); an illegal play or a swapped first play waiting, that play."""
+def _allowed_boards(ref: Referee) -> list[tuple[Board, int]]:
+    """The boards the rules allow now, each with a rank (0 first: what asks for nothing unseen): after a roll,
+    its legal plays (0); before one, the checkers as they stand (0) and the plays of any roll (1: a roll not
+    seen); an illegal play or a swapped first play waiting, that play (0)."""
     g = ref.game
+    unseen = g.dice is None
     rolls = [g.dice] if g.dice is not None else list(ROLLS) if g.phase is Phase.ROLL else []
-    plays = [Board.from_position(p.after, g.turn) for r in rolls for p in legal_plays(g.position, r)]
+    plays = [(Board.from_position(p.after, g.turn), int(unseen)) for r in rolls for p in legal_plays(g.position, r)]
     # after a roll with a play to make, the checkers as they stood are no longer what the rules allow
-    standing = [] if g.dice is not None and plays else [Board.from_position(g.position, g.turn)]
+    standing = [] if g.dice is not None and plays else [(Board.from_position(g.position, _viewer(g)), 0)]
     boards = standing + plays
     if ref.illegal_after is not None:
-        boards.append(Board.from_position(ref.illegal_after, g.turn))
+        boards.append((Board.from_position(ref.illegal_after, g.turn), 0))
     if ref.swap_play is not None:
-        boards.append(Board.from_position(ref.swap_play, 1 - g.turn))
-    return list(dict.fromkeys(boards))
+        boards.append((Board.from_position(ref.swap_play, 1 - g.turn), 0))
+    best: dict[Board, int] = {}
+    for board, rank in boards:
+        best[board] = min(rank, best.get(board, rank))
+    return list(best.items())
 
 
 def _mend_opponent(ref: Referee, board: Board) -> Board:
@@ -423,14 +465,20 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     g = ref.game
     # Waiting on the players to show a roll, the game may have moved on beyond what the referee follows.
     allowed = _allowed_boards(ref) if ref.asked_board is None else []
-    near = sorted((_distance(b, seen.board), i) for i, b in enumerate(allowed))
-    near = [(d, i) for d, i in near if d <= NEAR]
-    if near and (len(near) == 1 or near[0][0] < near[1][0]):
-        return replace(ref, unsure_run=0), replace(seen, board=allowed[near[0][1]]), Outcome()
+    last = ref.last_board
+    if last is not None and last not in dict(allowed) and _possible(ref, replace(seen, board=last)):
+        allowed.append((last, 2))  # the board last seen, if it can still be: nothing moves but under a hand (ranked last)
+    near = sorted((_distance(b, seen.board), rank, i) for i, (b, rank) in enumerate(allowed))
+    near = [n for n in near if n[0] <= NEAR]
+    if near and (len(near) == 1 or near[0][:2] < near[1][:2]):
+        board = allowed[near[0][2]][0]
+        # the points read otherwise stay unsure: no foul is called on them (see _judge_seen)
+        unsure = {i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b}
+        return replace(ref, unsure_run=0), replace(seen, board=board, unsure_points=seen.unsure_points | unsure), Outcome()
     ref = replace(ref, unsure_run=ref.unsure_run + 1)
     if ref.unsure_run != UNSURE_RUN:
         return ref, None, Outcome()
-    standing = Board.from_position(g.position, g.turn)
+    standing = Board.from_position(g.position, _viewer(g))
     wrong = sorted(i + 1 for i, (a, b) in enumerate(zip(standing.points, seen.board.points)) if a != b)
     where = f" at {', '.join(map(str, wrong))}" if wrong else ""
     text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
@@ -482,6 +530,7 @@ def _merge(a: Outcome, b: Outcome) -> Outcome:
                    a.calls + b.calls, a.retracted + b.retracted)
 
 
+@_in_turn
 def _playing(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     phase = ref.game.phase
     if phase is Phase.OPENING:
@@ -512,19 +561,22 @@ def _dice_problem(dice: tuple[SeenDie, ...], count: int) -> tuple[str, str] | No
     return None
 
 
-def _roll_problem(ref: Referee, dice: tuple[SeenDie, ...], player: int, count: int) -> tuple[str, int, str] | None:
-    """(call kind, who is called, why) when the dice seen are not a valid roll of ``count`` dice by ``player``."""
+def _roll_problem(ref: Referee, seen: Seen, player: int, count: int) -> tuple[str, int, str] | None:
+    """(call kind, who is called, why) when the dice seen are not a valid roll of ``count`` dice by ``player``.
+    Where the dice lie comes first: a roll into the wrong half or out of turn does not count whether or not
+    a die is cocked (referee.rolls tells which of the two it is)."""
+    dice = seen.dice
     if len(dice) < count:
         return None
+    if len(dice) > count:
+        return "please_look", player, f"{len(dice)} dice on the board"
+    halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+    placed = dice_out_of_place(player, (d.half for d in dice), halves, seen.hand, ref.settings.players)
+    if placed is not None:
+        return placed.kind, placed.player, placed.why
     problem = _dice_problem(dice, count)
     if problem:
         return problem[0], player, problem[1]
-    half = ref.settings.right_half(player)
-    if all(d.half == ref.settings.right_half(1 - player) for d in dice):
-        # Seen from above, a roll out of turn and a roll into the wrong half look alike; out of turn is likelier.
-        return "out_of_turn", 1 - player, f"it is {ref.settings.players[player]}'s turn to roll, into {COLOURS[player]}'s right-hand half"
-    if any(d.half != half for d in dice):
-        return "wrong_half", player, f"the dice must land in {COLOURS[player]}'s right-hand half"
     return None
 
 
@@ -611,6 +663,7 @@ def _reroll(player: int | None, why: str, call: Call) -> Outcome:
     return _say(Note(why, "warning"), signals=[Signal(SignalKind.REROLL_NEEDED, (side,))], calls=[call])
 
 
+@_in_turn
 def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     player = ref.game.turn
     if ref.dice_on_board:
@@ -632,27 +685,38 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         return _moved_before_roll(ref, seen)
     cube = _cube_action(ref, seen, player)
     if cube is not None:
-        return cube
+        doubled, said = cube
+        if seen.dice and doubled.game.phase is Phase.DOUBLED:
+            doubled, more = _cube_pending(doubled, seen)  # the double first seen with the doubler's roll: taken
+            said = _merge(said, more)
+        return doubled, said
     # the roller's checkers seen moved forward with no dice down, now back where they stood: moved before rolling
-    put_back = ref.moved_unrolled is not None and _one_play_away(ref.game.position, ref.moved_unrolled.sides(player))
+    # (or seen moved with no die of the turn read, the roll asked for, and put back: no roll was made)
+    moved = ref.moved_unrolled if ref.moved_unrolled is not None else ref.asked_board if not ref.dice_read else None
+    put_back = moved is not None and _one_play_away(ref.game.position, moved.sides(player))
     ref = replace(ref, moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None)
     if put_back:
         text = f"{ref.settings.players[player]} moved checkers before rolling (put back)"
         ref, more = _await_roll(ref, seen)
         return ref, _merge(_say(Note(text, "warning"), calls=[Call("moved_before_roll", player, (text,))]), more)
     if not seen.dice:
-        return replace(ref, dice_read=()), Outcome()  # picked up to roll again: what was read is void
+        return replace(ref, dice_read=(), called_dice=()), Outcome()  # picked up to roll again: what was read is void
+    if ref.called_dice and _same_dice(ref.called_dice, seen.dice):
+        return ref, Outcome()  # the dice called lie where they lay: said once
+    ref = replace(ref, called_dice=())
     if len(seen.dice) > 2 and {d.half for d in seen.dice} >= {"home", "outer"}:
         return replace(ref, dice_read=()), _void_roll(ref, 1 - player)  # rolled with the other pair still down
-    problem = _roll_problem(ref, seen.dice, player, 2)
+    problem = _roll_problem(ref, seen, player, 2)
     if problem:
         kind, who, why = problem
         name = ref.settings.players[player]
         if kind == "please_look":
-            return replace(ref, dice_read=_readable(seen.dice, ref.settings.right_half(player))), _look(player, f"{name}'s roll: {why}: please look")
+            mine = all(d.half == ref.settings.right_half(player) for d in seen.dice)  # else no die of this roll is down
+            read = _readable(seen.dice, ref.settings.right_half(player)) if mine else ()
+            return replace(ref, dice_read=read, called_dice=() if mine else seen.dice), _look(player, f"{name}'s roll: {why}: please look")
         if kind == "cocked":
             return replace(ref, dice_read=(), cocked_seen=seen.dice), Outcome()  # called when the next reading confirms it
-        return replace(ref, dice_read=()), _reroll(player, f"{name}: roll again: {why}", Call(kind, who, (why,)))
+        return replace(ref, dice_read=(), called_dice=seen.dice), _reroll(player, f"{name}: roll again: {why}", Call(kind, who, (why,)))
     if len(seen.dice) < 2:
         return replace(ref, dice_read=_readable(seen.dice, ref.settings.right_half(player))), Outcome()
     d1, d2 = seen.dice[0].value, seen.dice[1].value
@@ -665,6 +729,11 @@ def _same_die(a: SeenDie, b: SeenDie) -> bool:
     return a.value == b.value and a.half == b.half and near
 
 
+def _same_dice(a: tuple[SeenDie, ...], b: tuple[SeenDie, ...]) -> bool:
+    """The same dice lying where they lay (as far as the readings say where)."""
+    return len(a) == len(b) and all(any(_same_die(x, y) for y in b) for x in a)
+
+
 def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]:
     """A die read cocked is called on the next reading, once the camera has seen it twice: the same dice lying
     where they lay, now read flat, were flat (a misreading: no call, the roll stands); anything else (the die
@@ -672,7 +741,7 @@ def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]
     (then the reading has no more to tell)."""
     pending, hidden, ref = ref.cocked_seen, ref.hidden_since, replace(ref, cocked_seen=(), hidden_since=False)
     player, name = ref.game.turn, ref.settings.players[ref.game.turn]
-    same = len(seen.dice) == len(pending) and all(any(_same_die(a, b) for b in seen.dice) for a in pending)
+    same = _same_dice(pending, seen.dice)
     if hidden and any(d.xy is None for d in pending + seen.dice):
         same = False  # picked up under the hand and rolled again, maybe to the same numbers: nothing tells
     if same and all(d.flat for d in seen.dice):
@@ -808,22 +877,34 @@ def _likeliest(rolls: Iterable[tuple[int, int]]) -> tuple[int, int] | None:
 
 
 def _play_went_on(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
-    """Asked to show a roll the play left open, the players played on instead: the opponent's checkers now
-    stand one play further.  The roll is taken as the likeliest of those the play fitted (when one is likelier:
-    3-1 before 1-1), marked as taken from the play with a look asked; the opponent's turn is then followed
-    as usual.  The alternative, waiting for ever, would lose the rest of the game."""
+    """Asked to show a roll the play left open, the players played on instead: the opponent rolled with the
+    checkers left as asked about, or their checkers now stand one play further.  The turn asked about is over.
+    The roll is taken as the likeliest of those the play fitted (3-1 before 1-1; of rolls alike, the first
+    named in the question, with the others said), marked as taken from the play with a look asked; the
+    opponent's turn is then followed as usual.  The alternative, waiting for ever, would lose the rest of the
+    game."""
     board, player = ref.asked_board, ref.game.turn
-    if board is None or seen.dice or seen.board == board or ref.settings.mode is Mode.TOURNAMENT:
+    if board is None or not ref.asked_rolls or ref.settings.mode is Mode.TOURNAMENT:
         return None
-    roll = _likeliest(ref.asked_rolls)
-    if roll is None:
+    if seen.dice:
+        # the opponent's roll, the checkers as they were asked about
+        went_on = seen.board == board and (_rolled_by(ref, seen, 1 - player) or seen.hand == 1 - player)
+    else:
+        try:
+            went_on = seen.board != board and _one_play_away(board.position(1 - player), seen.board.sides(1 - player))
+        except PositionError:
+            went_on = False
+    if not went_on:
         return None
-    try:
-        if not _one_play_away(board.position(1 - player), seen.board.sides(1 - player)):
-            return None
-    except PositionError:
-        return None
-    ref, out = _taken_from_play(ref, replace(seen, board=board, dice=()), Roll(player, roll), ())
+    likeliest = _likeliest(ref.asked_rolls)
+    roll = likeliest or ref.asked_rolls[0]
+    others = [r for r in ref.asked_rolls if r != roll]
+    known = tuple(d.value for d in ref.dice_read if d.value is not None)
+    ref, out = _taken_from_play(ref, replace(seen, board=board, dice=()), Roll(player, roll), known)
+    if likeliest is None:
+        text = (f"{ref.settings.players[player]}'s roll was never seen whole and play went on: recorded as {roll[0]}-{roll[1]}, "
+                f"but the play fits {' or '.join(f'{a}-{b}' for a, b in others)} as well: correct the record if it was another")
+        out = _merge(out, _look(player, text))
     if ref.stage is not Stage.PLAYING or ref.game.phase is not Phase.ROLL:
         return ref, out
     ref, more = _await_roll(ref, seen)
@@ -938,7 +1019,7 @@ def _ask_roll(ref: Referee, known: tuple[int, ...], rolls: list[tuple[int, int]]
 
 
 def _same_checkers(ref: Referee, seen: Seen) -> bool:
-    return Board.from_position(ref.game.position, ref.game.turn) == seen.board
+    return Board.from_position(ref.game.position, _viewer(ref.game)) == seen.board
 
 
 # --- the cube ---------------------------------------------------------------------------
@@ -994,13 +1075,50 @@ def _cube_pending(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         )
     if _is_start(seen.board) and not seen.dice:
         return _drop(ref, answering)
-    if _rolled_by(ref, seen, doubler):
-        # The doubler rolls on: the double was taken (a die missed or cocked is the roll's business).
+    if _rolled_by(ref, seen, doubler) or (seen.dice and seen.hand == doubler):
+        # The doubler rolls on: the double was taken (a die missed or cocked, or the dice thrown into the
+        # wrong half, is the roll's business).
         match = apply_to_match(ref.match, Take(answering))
         ref = replace(ref, match=match)
         ref, out = _await_roll(ref, seen)
         return ref, _merge(_say(Note(f"{ref.settings.players[answering]} took"), events=[Take(answering)], signals=[_cube_signal(ref)]), out)
-    return ref, Outcome()
+    if seen.dice:
+        return _thrown_while_doubled(ref, seen)
+    return _unrolled_while_doubled(ref, seen)
+
+
+def _thrown_while_doubled(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    """Dice thrown while a double waits for its answer, not as the doubler's roll: the one who must answer
+    throwing is a roll out of turn; who threw them not seen, a look (referee.rolls)."""
+    if ref.called_dice and _same_dice(ref.called_dice, seen.dice):
+        return ref, Outcome()
+    doubler = ref.game.on_roll
+    halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+    placed = dice_out_of_place(doubler, (d.half for d in seen.dice), halves, seen.hand, ref.settings.players)
+    if placed is None or placed.kind == "wrong_half":
+        return ref, Outcome()  # the doubler's own dice (a take seen when they are read whole), or not thrown by anyone seen
+    ref = replace(ref, called_dice=seen.dice)
+    name = ref.settings.players[placed.player]
+    if placed.kind == "please_look":
+        return ref, _look(doubler, f"{ref.settings.players[doubler]}'s double waits for an answer: {placed.why}: please look")
+    why = f"{ref.settings.players[doubler]} doubled: {name} takes or drops; that roll does not count"
+    return ref, _say(Note(f"{name} rolled out of turn: {why}", "warning"), signals=[Signal(SignalKind.REROLL_NEEDED, (COLOURS[placed.player],))],
+                     calls=[Call("out_of_turn", placed.player, (why,))])
+
+
+def _unrolled_while_doubled(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    """No dice while a double waits: the doubler's checkers seen moved forward are a move before rolling, called
+    when they are seen put back (or when the roll comes), as on any turn."""
+    g = ref.game
+    doubler = g.on_roll
+    if _same_checkers(ref, seen):
+        if ref.moved_unrolled is None:
+            return replace(ref, called_dice=()), Outcome()
+        text = f"{ref.settings.players[doubler]} moved checkers before rolling (put back)"
+        return replace(ref, moved_unrolled=None, called_dice=()), _say(Note(text, "warning"), calls=[Call("moved_before_roll", doubler, (text,))])
+    if _one_play_away(g.position, seen.board.sides(doubler)):
+        return replace(ref, moved_unrolled=seen.board, called_dice=()), Outcome()
+    return replace(ref, called_dice=()), Outcome()
 
 
 def _rolled_by(ref: Referee, seen: Seen, player: int) -> bool:
@@ -1329,14 +1447,17 @@ def _illegal(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     g = ref.game
     opponent = 1 - g.turn
     # The opponent rolling (or turning the cube) accepts the play as made; unless the checkers as now seen
-    # are a legal play (corrected at the last moment, or the illegal play was a misreading).
-    if _rolled_by(ref, seen, opponent) and g.dice is not None and judge(g.position, g.dice, seen.board.sides(g.turn)).legal:
+    # are a legal play (corrected at the last moment, or the illegal play was a misreading).  A roll is the
+    # opponent's when the dice lie in their half, or their hand was seen throwing them (into the wrong half:
+    # that is called as the roll's own foul once the play is accepted).
+    threw = _rolled_by(ref, seen, opponent) or (bool(seen.dice) and seen.hand == opponent)
+    if threw and g.dice is not None and judge(g.position, g.dice, seen.board.sides(g.turn)).legal:
         ref, out = _judge_seen(replace(ref, stage=Stage.PLAYING), seen)
         if ref.stage is Stage.OVER:
             return ref, out
         ref, more = _await_roll(ref, seen)
         return ref, _merge(out, more)
-    if _rolled_by(ref, seen, opponent):
+    if threw:
         ref, out = _accept_illegal(ref, "accepted as made: the opponent rolled")
         if ref.stage is Stage.OVER:
             return ref, out

@@ -26,6 +26,7 @@ from vision.errors import CalibrationError, VisionError
 from vision.reading import Reading
 
 from .core import Outcome, Press, Seen
+from .hands import HandWatch
 from .settle import SettleConfig, SettleState, settle_step, shrink
 
 log = logging.getLogger("bgref")
@@ -84,6 +85,8 @@ class FramePipeline:
         # given a calibration that learnt the bare board from a settled frame that showed it (see learn_bare_board)
         self.on_bare_board = on_bare_board
         self._bare_tries = 0
+        self.hands = HandWatch(settle)  # the moving frames, to tell who threw new dice
+        self._dice: tuple[Any, ...] = ()  # the dice of the last settled reading
 
     def feed(self, t: float, frame: NDArray[np.uint8]) -> Outcome | None:
         """Take one frame; the outcome when it was read and refereed."""
@@ -91,8 +94,11 @@ class FramePipeline:
         if frame is None or frame.ndim not in (2, 3) or frame.size == 0:
             self._report_once("corrupt", "a corrupt frame was skipped")
             return None
-        self.state, read_now = settle_step(self.settle_cfg, self.state, t, shrink(self.settle_cfg, frame))
+        small = shrink(self.settle_cfg, frame)
+        self.state, read_now = settle_step(self.settle_cfg, self.state, t, small)
         if not read_now:
+            if self.state.still_since == t:  # it moved
+                self.hands.moving(small, frame)
             return None
         start = self.clock()
         try:
@@ -118,10 +124,20 @@ class FramePipeline:
             self.stats.vision_errors += 1
             self._report_once("malformed", f"a reading could not be used: {exc}")
             return None
+        seen = self._with_hand(seen, small)
         outcome = self.service.handle(seen)
         if outcome.verdict is not None:
             self.stats.verdict_seconds.append(self.clock() - start)
         return outcome
+
+    def _with_hand(self, seen: Seen, small: NDArray[np.uint8]) -> Seen:
+        """New dice on the board: whose hand threw them, from the frames before it settled (referee.hands)."""
+        dice = tuple(sorted((d.value or 0, d.half) for d in seen.dice))
+        new, self._dice = bool(dice) and dice != self._dice, dice
+        if not new or seen.occluded:
+            self.hands.clear()
+            return seen
+        return replace(seen, hand=self.hands.side(small, self.reader, seen.occluded))
 
     def _learn_bare_board(self, frame: NDArray[np.uint8], reading: Reading) -> None:
         """The first time the board is seen settled and bare (players clearing it, or before they set it

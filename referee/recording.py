@@ -35,6 +35,7 @@ class Script:
     bar_not_entered: bool = True  # the first time a player is on the bar, they move another checker first
     equal_opening: bool = True
     wrong_half_turn: int = -1  # one die rolls over the bar into the opponent's half; rolled again
+    wrong_half_both_turn: int = -1  # both dice roll into the opponent's half (the roller's hand seen throwing); rolled again
     moved_before_roll_turn: int = -1  # the roller moves a checker before rolling, then puts it back and plays
     early_roll_turn: int = -1  # the opponent rolls before the mover picked up the dice; void, rolled again
     dark_right_half: str = "home"
@@ -56,14 +57,20 @@ def _half(script: Script, player: int) -> str:
     return "outer" if script.dark_right_half == "home" else "home"
 
 
-def _reading(board: Board, dice: list[dict[str, Any]] | None = None, cube: tuple[int, str] = (1, "centre"), occluded: bool = False) -> dict[str, Any]:
+# The points a hand reaching in from a player's seat hides first: those along that player's own edge of the
+# table (each player sits behind their home and outer boards, dark's points 1-12, light's 13-24 in dark's numbers).
+HAND_HIDES = (("point:5", "point:6", "point:7"), ("point:18", "point:19", "point:20"))
+
+
+def _reading(board: Board, dice: list[dict[str, Any]] | None = None, cube: tuple[int, str] = (1, "centre"),
+             hands: tuple[int, ...] = ()) -> dict[str, Any]:
     reading = board.to_reading()
     reading["dice"] = [{k: v for k, v in d.items() if k != "xy"} for d in dice or []]
     if any("xy" in d for d in dice or []):
         reading["image"] = {"dice_mm": [d.get("xy") for d in dice or []]}
     reading["cube"] = {"value": cube[0], "position": cube[1]}
-    if occluded:
-        reading["occluded"] = ["hand"]
+    if hands:
+        reading["occluded"] = [place for player in sorted(set(hands)) for place in HAND_HIDES[player]]
     return reading
 
 
@@ -82,10 +89,11 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
     t = 0.0
     cube = (1, "centre")
 
-    def emit(board: Board, dice: list[dict[str, Any]] | None = None, occluded: bool = False, dt: float = 1.5) -> dict[str, Any]:
+    def emit(board: Board, dice: list[dict[str, Any]] | None = None, hands: tuple[int, ...] = (), dt: float = 1.5) -> dict[str, Any]:
+        """A reading; ``hands``: the players whose hand is over the board (the reading is then occluded)."""
         nonlocal t
         t += dt
-        return {"t": round(t, 2), "reading": _reading(board, dice, cube, occluded)}
+        return {"t": round(t, 2), "reading": _reading(board, dice, cube, hands)}
 
     throws = 0
 
@@ -102,10 +110,10 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
     position = Position.start()
     board = Board.from_position(position, 0)
     yield emit(board)
-    yield emit(board, occluded=True, dt=0.5)  # hands reach for the dice
+    yield emit(board, hands=(0, 1), dt=0.5)  # hands reach for the dice
     if script.equal_opening:
         yield emit(board, thrown(_die(4, _half(script, 0)), _die(4, _half(script, 1))))
-        yield emit(board, occluded=True, dt=0.5)
+        yield emit(board, hands=(0, 1), dt=0.5)
         script.events.append("equal opening dice")
     while True:
         d0, d1 = rng.randint(1, 6), rng.randint(1, 6)
@@ -135,13 +143,13 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
             script.events.append(f"turn {turn}: one die only, accepted as made")
             script.fouls.append(("illegal_play", COLOURS[player], turn))
             accepted = True
-        yield emit(board, on_roll_dice, occluded=True, dt=0.5)  # a hand moves checkers
+        yield emit(board, on_roll_dice, hands=(player,), dt=0.5)  # a hand moves checkers
         if wrong is not None:
             shown = Board.from_position(wrong, player)
             yield emit(shown, on_roll_dice, dt=1.0)
-            yield emit(shown, occluded=True, dt=0.5)
+            yield emit(shown, hands=(player,), dt=0.5)
             yield emit(shown, dt=0.5)  # dice picked up: judged illegal
-            yield emit(shown, occluded=True, dt=1.0)  # the player corrects it
+            yield emit(shown, hands=(player,), dt=1.0)  # the player corrects it
             if turn == script.wrong_die_turn:
                 script.events.append(f"turn {turn}: wrong die, corrected")
         board = Board.from_position(after, player)
@@ -151,11 +159,11 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
             if turn == script.early_roll_turn:
                 early = thrown(_die(rng.randint(1, 6), _half(script, 1 - player)), _die(rng.randint(1, 6), _half(script, 1 - player)))
                 yield emit(board, on_roll_dice + early, dt=1.0)  # the opponent rolls with the mover's dice still down
-                yield emit(board, occluded=True, dt=0.5)
+                yield emit(board, hands=(1 - player,), dt=0.5)
                 yield emit(board, on_roll_dice, dt=0.5)  # ... and picks them up again
                 script.events.append(f"turn {turn}: {COLOURS[1 - player]} rolled before {COLOURS[player]} picked up")
                 script.fouls.append(("roll_before_pickup", COLOURS[1 - player], turn))
-            yield emit(board, occluded=True, dt=0.5)  # picking up the dice
+            yield emit(board, hands=(player,), dt=0.5)  # picking up the dice
         yield emit(board, dt=0.5)  # the play is judged
         if not any(after.on_roll):
             return
@@ -165,13 +173,14 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
         if turn == script.double_turn:
             owner = COLOURS[1 - player]
             cube = (2, owner)
-            yield emit(board, occluded=True, dt=0.5)
+            yield emit(board, hands=(player,), dt=0.5)
             yield emit(board, dt=1.0)  # the cube turned to 2 and pushed to the opponent
             script.events.append(f"turn {turn}: {COLOURS[player]} doubles, {owner} takes by letting the roll go on")
         if turn == script.out_of_turn_turn:
             other = (rng.randint(1, 6), rng.randint(1, 6))
+            yield emit(board, hands=(1 - player,), dt=0.5)  # the cup, from the other player's seat
             yield emit(board, thrown(_die(other[0], _half(script, 1 - player)), _die(other[1], _half(script, 1 - player))), dt=1.0)
-            yield emit(board, occluded=True, dt=0.5)  # picked up again
+            yield emit(board, hands=(1 - player,), dt=0.5)  # picked up again
             script.events.append(f"turn {turn}: {COLOURS[1 - player]} rolled out of turn")
             script.fouls.append(("out_of_turn", COLOURS[1 - player], turn))
         dice = (rng.randint(1, 6), rng.randint(1, 6))
@@ -180,24 +189,32 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
         if early_board is not None:
             rolled = thrown(_die(dice[0], half), _die(dice[1], half))
             yield emit(early_board, dt=1.0)  # a checker moved, no dice rolled yet
-            yield emit(early_board, occluded=True, dt=0.5)  # the cup
+            yield emit(early_board, hands=(player,), dt=0.5)  # the cup
             yield emit(early_board, rolled, dt=1.0)
-            yield emit(board, rolled, occluded=True, dt=0.5)  # told to put it back: it goes back, the roll stands
+            yield emit(board, rolled, hands=(player,), dt=0.5)  # told to put it back: it goes back, the roll stands
             yield emit(board, rolled, dt=1.0)
             script.events.append(f"turn {turn}: {COLOURS[player]} moved a checker before rolling, put it back")
             script.fouls.append(("moved_before_roll", COLOURS[player], turn))
             continue
         if turn == script.cocked_die_turn:
             yield emit(board, thrown(_die(dice[0], half), _die(dice[1], half, flat=False)), dt=1.0)
-            yield emit(board, occluded=True, dt=0.5)
+            yield emit(board, hands=(player,), dt=0.5)
             script.events.append(f"turn {turn}: cocked die, rolled again")
             script.fouls.append(("cocked", COLOURS[player], turn))
             dice = (rng.randint(1, 6), rng.randint(1, 6))
         if turn == script.wrong_half_turn:
             other_half = _half(script, 1 - player)
             yield emit(board, thrown(_die(dice[0], half), _die(dice[1], other_half)), dt=1.0)  # one die over the bar
-            yield emit(board, occluded=True, dt=0.5)
+            yield emit(board, hands=(player,), dt=0.5)
             script.events.append(f"turn {turn}: a die rolled into the opponent's half, rolled again")
+            script.fouls.append(("wrong_half", COLOURS[player], turn))
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        if turn == script.wrong_half_both_turn:
+            other_half = _half(script, 1 - player)
+            yield emit(board, hands=(player,), dt=0.5)  # the cup, from the roller's own seat
+            yield emit(board, thrown(_die(dice[0], other_half), _die(dice[1], other_half)), dt=1.0)  # both dice over the bar
+            yield emit(board, hands=(player,), dt=0.5)
+            script.events.append(f"turn {turn}: both dice rolled into the opponent's half, rolled again")
             script.fouls.append(("wrong_half", COLOURS[player], turn))
             dice = (rng.randint(1, 6), rng.randint(1, 6))
         yield emit(board, thrown(_die(dice[0], half), _die(dice[1], half)), dt=1.0)

@@ -75,7 +75,7 @@ def test_a_clean_game_draws_no_call_and_is_recorded_play_for_play(tmp_path: Path
 
 
 FOULS = dict(cocked_die_turn=2, wrong_half_turn=3, moved_before_roll_turn=4, wrong_die_turn=5, out_of_turn_turn=6,
-             early_roll_turn=7, one_die_turn=8, bar_not_entered=True)
+             early_roll_turn=7, one_die_turn=8, wrong_half_both_turn=9, bar_not_entered=True)
 
 
 @pytest.mark.parametrize("half", HALVES)

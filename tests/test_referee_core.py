@@ -13,9 +13,9 @@ from referee.core import Mode, Press, Seen, SeenDie, Settings, Stage, observe, r
 SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"))
 
 
-def seen(ref_or_board, dice=(), cube=(1, "centre")):
+def seen(ref_or_board, dice=(), cube=(1, "centre"), hand=None):
     board = ref_or_board if isinstance(ref_or_board, Board) else ref_or_board
-    return Seen(board=board, dice=tuple(dice), cube_value=cube[0], cube_position=cube[1])
+    return Seen(board=board, dice=tuple(dice), cube_value=cube[0], cube_position=cube[1], hand=hand)
 
 
 def dice_in(settings, player, d1, d2, flat=True):
@@ -38,8 +38,8 @@ class Table:
         self.log = []
         self.cube = (1, "centre")
 
-    def see(self, board, dice=()):
-        self.ref, out = observe(self.ref, seen(board, dice, self.cube))
+    def see(self, board, dice=(), hand=None):
+        self.ref, out = observe(self.ref, seen(board, dice, self.cube, hand))
         self.log.append(out)
         return out
 
@@ -142,7 +142,10 @@ def test_cocked_die_and_wrong_half_call_a_reroll():
     assert [(c.kind, c.player) for c in out.calls] == [("cocked", 1)]
     wrong_half = tuple(SeenDie(d.value, True, t.settings.right_half(0)) for d in dice_in(t.settings, 1, 3, 1))
     out = t.see(board, wrong_half)
-    assert out.signals[0].kind == "reroll_needed" and "Bob's turn to roll, into light's right-hand half" in out.notes[0].text
+    # both dice in dark's half and nobody seen throwing: Bob into the wrong half or Ann out of turn; no foul
+    # is called on a guess (tests/test_referee_rolls.py has the throw seen), and the roll does not count
+    assert out.signals[0].kind == "look_needed" and "the camera did not see who threw them" in out.notes[0].text
+    assert [(c.kind, c.player) for c in out.calls] == [("please_look", 1)]
     assert t.ref.game.phase is Phase.ROLL
 
 
@@ -228,8 +231,9 @@ def test_mode_button_cycles_modes():
 
 def test_roll_out_of_turn_is_refused():
     t = Table.after_first_play()
-    out = t.see(board_of(t.ref), dice_in(t.settings, 0, 6, 6))  # dark rolls again: light's turn
+    out = t.see(board_of(t.ref), dice_in(t.settings, 0, 6, 6), hand=0)  # dark's hand throws again: light's turn
     assert out.signals[0].kind == "reroll_needed" and "Bob's turn to roll" in out.notes[0].text
+    assert [(c.kind, c.player) for c in out.calls] == [("out_of_turn", 0)]
     assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 1
 
 

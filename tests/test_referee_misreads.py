@@ -147,3 +147,50 @@ def test_the_last_play_read_again_differently_before_the_next_roll_is_taken_as_r
     assert out.events[0].after == apply_hops(Position.start(), [Hop(24, 22), Hop(13, 8)])
     assert [c.kind for c in out.calls] == ["please_look"]
     assert t.ref.game.turn == 1 and t.ref.plays == 1
+
+
+# --- an impossible reading taken for the board last seen ------------------------------------------
+
+
+def _bob_played_two_sixes():
+    """Ann opened 5-2 (13/11 13/8); Bob rolled 6-5 and played 24/18(2), two sixes: illegal. The referee has seen
+    that play with the dice still down."""
+    from engine.plays import Hop as H
+
+    from referee.core import Seen, SeenDie, Stage, observe
+
+    from test_referee_rolls import light_to_roll
+
+    ref, _ = light_to_roll()
+    dice = (SeenDie(6, True, "outer"), SeenDie(5, True, "outer"))
+    wrong = Board.from_position(apply_hops(ref.game.position, [H(24, 18), H(24, 18)]), 1)
+    ref, _ = observe(ref, Seen(board=wrong, dice=dice))
+    ref, _ = observe(ref, Seen(board=wrong, dice=dice))
+    assert ref.stage is Stage.PLAYING
+    return ref, wrong
+
+
+def _less(board: Board, point: int) -> Board:
+    """The board with one checker fewer on dark's ``point`` (a stack read short)."""
+    points = list(board.points)
+    points[point - 1] += 1 if points[point - 1] < 0 else -1
+    return Board(tuple(points), board.bar)
+
+
+def test_the_dice_picked_up_with_a_stack_read_short_elsewhere_is_the_illegal_play_seen() -> None:
+    """The reading cannot be (Bob with 14 checkers, none borne off), and the board last seen lies a checker from
+    it, on a point the play did not touch: the play stands as seen, and it is called."""
+    from referee.core import Seen, Stage, observe
+
+    ref, wrong = _bob_played_two_sixes()
+    ref, out = observe(ref, Seen(board=_less(wrong, 12)))  # Bob's 13-point (Ann's 12) read 4 for 5
+    assert ref.stage is Stage.ILLEGAL and [(c.kind, c.player) for c in out.calls] == [("illegal_play", 1)]
+
+
+def test_the_dice_picked_up_with_the_plays_own_point_read_short_asks_for_a_look() -> None:
+    """Read short on a point the illegal play moved to, the play as seen is not sure: a look, no foul."""
+    from referee.core import Seen, observe
+
+    ref, wrong = _bob_played_two_sixes()
+    ref, out = observe(ref, Seen(board=_less(wrong, 7)))  # Bob's 18-point (Ann's 7), where both sixes went
+    assert [(c.kind, c.player) for c in out.calls] == [("please_look", 1)]
