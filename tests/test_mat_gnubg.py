@@ -87,7 +87,7 @@ def ours(done: MatchReplay) -> list:
             elif isinstance(a, RecordedRoll):
                 actions.append(("set", a.player, tuple(sorted(a.dice))))
             else:
-                actions.append((type(a).__name__.lower(), a.player))
+                actions.append((type(a).__name__.removeprefix("Recorded").lower(), a.player))
         r = game.result
         games.append((actions, (r.winner, r.points, r.resigned) if r else None))
     return games
