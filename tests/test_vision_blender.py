@@ -462,6 +462,7 @@ def test_the_light_between_two_rims_is_no_tipped_die(calibrated: Calibrated) -> 
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
+@pytest.mark.slow  # a known miss (strict xfail): checked in the slow step
 @pytest.mark.xfail(strict=True, reason="issue #45: since calibration fits the board to the start checkers' edges (session 36) the fitted outline moved by a few mm; this frame's cluster of stacks is read unsure again")
 def test_rims_vouch_for_a_cluster_of_stacks_the_dim_lamp_leaves_poorly_explained() -> None:
     """Under the same dim lamp (frame 2) the five stacks of points 2 to 7 touch. Their colours fit so poorly
@@ -720,6 +721,7 @@ def test_a_grey_gap_square_only_at_the_coarse_look_is_no_die(calibrated: Calibra
     assert _dice_and_halves(coarse_only) == [(1, False, "home"), (1, True, "outer")]  # the miss this fixture keeps
 
 
+@pytest.mark.slow  # a known miss (strict xfail): checked in the slow step
 @pytest.mark.xfail(strict=True, reason="issue #45: since calibration fits the board to the start checkers' edges (session 36) the fitted outline moved by a few mm; the die leaning on the frame is missed again")
 def test_a_cocked_die_leaning_on_the_frame_with_a_narrow_top_is_found(calibrated: Calibrated) -> None:
     """Under a cool lamp (Blender seed 2026139660, ``tests/data/vision_blender_narrow_wall_die``, frame 5) a 2

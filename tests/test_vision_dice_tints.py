@@ -32,6 +32,7 @@ def _dice(reading: dict) -> Counter:
 
 
 @pytest.mark.parametrize(("seed", "frame"), [(7002, 1), (7004, 1)])  # a warm lamp; a dim one
+@pytest.mark.slow  # a known miss (strict xfail): checked in the slow step
 @pytest.mark.xfail(strict=True, reason="issue #45: written against the calibration before session 36's fit to the start checkers' edges; with it, a die on the frame is read in the home half (7002) and a die is misread (7004)")
 def test_ivory_dice_are_found_and_read(seed: int, frame: int) -> None:
     reader, image, truth = _ivory_frame(seed, frame)

@@ -238,6 +238,7 @@ def test_watch_without_calibration_referees_a_whole_recorded_game(tmp_path) -> N
     assert (tmp_path / "state" / "current" / "match.mat").read_text() == (tmp_path / "truth" / "match.mat").read_text()
 
 
+@pytest.mark.slow  # renders camera footage first (the module's footage_dir, shared with the slow tests above)
 def test_watch_asks_for_the_start_position_on_the_page(tmp_path, footage_dir, monkeypatch) -> None:
     import re
     import urllib.request
