@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-COLOURS = ("dark", "light")
+from engine.colour import COLOURS
 
 
 def side_of(place: str) -> int | None:
