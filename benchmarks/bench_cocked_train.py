@@ -54,21 +54,14 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
-def extract(out: Path, dirs: list[Path]) -> None:
+def _hooked_read_die(seen: list) -> object:
+    """``vision.dice_board.read_die`` swapped for one that also keeps, in ``seen``, every die read with the look
+    ``cocked_look`` makes (the one the reader judges), its lift and the outline rules' own call (the network never
+    asked). Returns the original, to put back."""
     from dataclasses import replace
 
-    import cv2
     import vision.dice_board as D
-    import vision.read as R
-    from bench_vision_blender import to_reader_mm
-    from vision.calibrate import Calibration, CalibrationConfig, calibrate
-    from vision.config import ReaderConfig
-    from vision.sources import read_image
 
-    cv2.setNumThreads(1)
-    cache = out.with_suffix(".cal")
-    cache.mkdir(exist_ok=True)
-    seen: list[tuple[dict, np.ndarray, float]] = []
     read_die = D.read_die
 
     def kept(cfg, cal, raw, blob, view, at=None):  # type: ignore[no-untyped-def]
@@ -80,10 +73,38 @@ def extract(out: Path, dirs: list[Path]) -> None:
         away /= max(float(np.linalg.norm(away)), 1e-9)
         square = D.read_top_face(cfg, raw, footprint, True, away)
         look, lift = D.cocked_look(cfg, raw, footprint, square, view, centre, away)
-        seen.append((die | {"rules_flat": rules["flat"]}, look, lift))
+        seen.append((die | {"rules_flat": rules["flat"], "face": D.face_crop(cfg, raw, footprint, square.centre)}, look, lift))
         return die
 
     D.read_die = kept  # find_dice calls it there
+    return read_die
+
+
+def _row(set_name: str, setup: str, frame: str, die: dict, lift: float, true: list) -> dict:
+    """A kept die's row: its reading and the truth of the nearest true die (``true``: (truth, reader mm)) within 14 mm."""
+    x, y = die["xy_mm"]
+    near = min(true, key=lambda t: np.hypot(t[1][0] - x, t[1][1] - y), default=None)
+    match = near is not None and np.hypot(near[1][0] - x, near[1][1] - y) <= 14.0
+    return {"set": set_name, "setup": setup, "frame": frame, "lift": lift,
+            "true_flat": int(near[0]["flat"]) if match else -1,
+            "true_value": near[0]["value"] if match else -1,
+            "read_flat": int(die["flat"]), "read_value": die["value"] or 0,
+            "rules_flat": int(die["rules_flat"])}
+
+
+def extract(out: Path, dirs: list[Path]) -> None:
+    import cv2
+    import vision.read as R
+    from bench_vision_blender import to_reader_mm
+    from vision.calibrate import Calibration, CalibrationConfig, calibrate
+    from vision.config import ReaderConfig
+    from vision.sources import read_image
+
+    cv2.setNumThreads(1)
+    cache = out.with_suffix(".cal")
+    cache.mkdir(exist_ok=True)
+    seen: list[tuple[dict, np.ndarray, float]] = []
+    _hooked_read_die(seen)
     rows, looks = [], []
     cfg = ReaderConfig()
     for root in dirs:
@@ -104,17 +125,84 @@ def extract(out: Path, dirs: list[Path]) -> None:
                 reader(read_image(d / name))
                 true = [(t, to_reader_mm(cal, t["px"])) for t in frame["dice"]]
                 for die, look, lift in seen:
-                    x, y = die["xy_mm"]
-                    near = min(true, key=lambda t: np.hypot(t[1][0] - x, t[1][1] - y), default=None)
-                    match = near is not None and np.hypot(near[1][0] - x, near[1][1] - y) <= 14.0
-                    rows.append({"set": root.name, "setup": d.name, "frame": name, "lift": lift,
-                                 "true_flat": int(near[0]["flat"]) if match else -1,
-                                 "true_value": near[0]["value"] if match else -1,
-                                 "read_flat": int(die["flat"]), "read_value": die["value"] or 0,
-                                 "rules_flat": int(die["rules_flat"])})
+                    rows.append(_row(root.name, d.name, name, die, lift, true))
                     looks.append(look)
         print(f"{root.name}: {len(rows)} dice so far", flush=True)
     np.savez_compressed(out, looks=np.stack(looks), meta=json.dumps(rows))
+
+
+def widened_camera(rng: np.random.Generator, cam):  # type: ignore[no-untyped-def]
+    """``cam`` (a ``vision.render.Camera``) under what a real table adds: a lens out of focus or moving, hard or soft
+    shadows, a dim or off-white lamp and camera, strong barrel, more noise and JPEG."""
+    from dataclasses import replace
+
+    return replace(
+        cam,
+        defocus_px=float(rng.uniform(0.8, 3.0)) if rng.random() < 0.55 else float(rng.uniform(0.0, 0.8)),
+        motion_px=float(rng.uniform(2.0, 9.0)) if rng.random() < 0.4 else 0.0,
+        motion_deg=float(rng.uniform(0, 180)),
+        white_balance=tuple(float(g) for g in rng.uniform(0.85, 1.15, 3)) if rng.random() < 0.5 else (1.0, 1.0, 1.0),
+        lamp=str(rng.choice(["warm", "cool", "dim", "dim"])),
+        shadow_mm=float(rng.uniform(0.3, 1.5)) if rng.random() < 0.5 else float(rng.uniform(1.5, 8.0)),
+        shadow_depth=float(rng.uniform(0.15, 0.65)),
+        barrel_k1=float(rng.uniform(0.0, 0.25)),
+        noise=float(rng.uniform(1.0, 6.0)),
+        jpeg_quality=int(rng.integers(60, 96)),
+    )
+
+
+def render_sets(out: Path, seed: int, setups: int, frames: int, cocked: float) -> None:
+    """Dice the reader finds on ``vision.render`` scenes under :func:`widened_camera`, kept as :func:`extract` keeps
+    Blender's: ``setups`` setups from ``seed`` (a set per ten setups), ``frames`` frames each, dice cocked at
+    ``cocked``, white or ivory. Never the evaluation renderer (benchmarks/world)."""
+    from dataclasses import replace
+
+    import cv2
+    import vision.read as R
+    from bench_vision import to_reader_frame
+    from vision.calibrate import CalibrationConfig, calibrate
+    from vision.config import ReaderConfig
+    from vision.errors import VisionError
+    from vision.geometry import BoardGeometry, surface_height
+    from vision.render import DIE_WHITE, IVORY_DICE, random_scene, random_setup, render
+
+    cv2.setNumThreads(1)
+    geo = BoardGeometry()
+    seen: list[tuple[dict, np.ndarray, float]] = []
+    _hooked_read_die(seen)
+    rows, looks, faces = [], [], []
+    cfg = ReaderConfig()
+    for k in range(setups):
+        rng = np.random.default_rng([seed, k])
+        setup = random_setup(rng)
+        setup = replace(setup, camera=widened_camera(rng, setup.camera))
+        start = random_scene(rng, setup.layout, start=True)
+        try:
+            cal = calibrate(CalibrationConfig(reader=cfg), render(start, setup, int(rng.integers(2**31)))[0])
+        except VisionError as exc:
+            print(f"setup {k}: not calibrated ({exc})", flush=True)
+            continue
+        reader = R.BoardReader(cal, cfg)
+        for f in range(frames):
+            scene = random_scene(rng, setup.layout)
+            while not scene.dice:
+                scene = random_scene(rng, setup.layout)
+            colours = (DIE_WHITE, DIE_WHITE, *IVORY_DICE)
+            dice = tuple(replace(d, flat=d.flat and rng.random() >= cocked or not (geo.frame < d.xy[1] < geo.depth - geo.frame),
+                                 colour=colours[int(rng.integers(len(colours)))]) for d in scene.dice)
+            scene = replace(scene, dice=dice)
+            image, _ = render(scene, setup, int(rng.integers(2**31)), lamp_drift=0.5)
+            seen.clear()
+            reader(image)
+            true = [({"flat": d.flat, "value": d.value}, to_reader_frame(setup, cal, d.xy, surface_height(geo, d.xy) + geo.die_edge / 2))
+                    for d in scene.dice]
+            for die, look, lift in seen:
+                rows.append(_row(f"render{seed}-{k // 10}", f"setup{k}", f"frame{f}", die, lift, true))
+                looks.append(look)
+                faces.append(die["face"])
+        print(f"setup {k}: {len(rows)} dice so far", flush=True)
+        if rows:  # written after every setup: a long run stopped early keeps what it drew
+            np.savez_compressed(out, looks=np.stack(looks), faces=np.stack(faces), meta=json.dumps(rows))
 
 
 def fit_main(args: argparse.Namespace) -> None:
@@ -161,7 +249,26 @@ def fit_main(args: argparse.Namespace) -> None:
                        x[:, 1:4] * (1 + 0.3 * torch.randn(len(x), 1, 1, 1)), x[:, 4:]], 1)
         noise = 0.02 * torch.randn_like(x)
         noise[:, 4:] = 0
-        return x + noise
+        return blurred(x + noise)
+
+    def blurred(x):  # type: ignore[no-untyped-def]
+        """Half the looks through a lens out of focus or moving: a Gaussian (sigma 0.3-1.6 px of the 32) or a
+        streak of 2-5 px in any direction, on the picture's channels (the flat outline is geometry, kept sharp)."""
+        pick = torch.rand(len(x)) < args.blur
+        if not pick.any():
+            return x
+        r = 4
+        yy, xx = torch.meshgrid(torch.arange(-r, r + 1.0), torch.arange(-r, r + 1.0), indexing="ij")
+        if np.random.rand() < 0.6:
+            sigma = float(np.random.uniform(0.3, 1.6))
+            k = torch.exp(-(xx ** 2 + yy ** 2) / (2 * sigma ** 2))
+        else:
+            t, length = float(np.random.uniform(0, np.pi)), float(np.random.uniform(2, 5))
+            along = xx * np.cos(t) + yy * np.sin(t)
+            k = ((along.abs() <= length / 2) & ((-xx * np.sin(t) + yy * np.cos(t)).abs() <= 0.5)).float()
+        k = (k / k.sum())[None, None].repeat(4, 1, 1, 1)
+        soft = nn.functional.conv2d(nn.functional.pad(x[:, :4], (r, r, r, r), mode="replicate"), k, groups=4)
+        return torch.where(pick[:, None, None, None], torch.cat([soft, x[:, 4:]], 1), x)
 
     def fit(idx, seed):  # type: ignore[no-untyped-def]
         torch.manual_seed(seed)
@@ -235,12 +342,19 @@ def main() -> None:
     e = sub.add_parser("extract")
     e.add_argument("out", type=Path)
     e.add_argument("dirs", type=Path, nargs="+")
+    r = sub.add_parser("render", help="dice on vision.render scenes under widened cameras (defocus, motion, shadows, dim, lens)")
+    r.add_argument("out", type=Path)
+    r.add_argument("--seed", type=int, default=4500)
+    r.add_argument("--setups", type=int, default=40)
+    r.add_argument("--frames", type=int, default=8)
+    r.add_argument("--cocked", type=float, default=0.4, help="share of dice drawn cocked (the frame's stay flat)")
     f = sub.add_parser("fit")
     f.add_argument("data", nargs="+")
     f.add_argument("--cv", nargs="*", default=None, help="hold out these sets in turn (all when none are named)")
     f.add_argument("--seeds", type=int, nargs="+", default=[1])
     f.add_argument("--epochs", type=int, default=100)
     f.add_argument("--width", type=int, default=16)
+    f.add_argument("--blur", type=float, default=0.0, help="share of the looks blurred in training (defocus or motion)")
     f.add_argument("--join", help="a model file whose networks join each fitted model (held out or written)")
     f.add_argument("--against", help="with --cv: print the same table for this model file's networks (e.g. the shipped one)")
     f.add_argument("--probs", help="with --cv: save each die's held-out probability here (.npy)")
@@ -255,6 +369,8 @@ def main() -> None:
         print(f"wrote {args.out}: {len(members)} networks")
     elif args.what == "extract":
         extract(args.out, args.dirs)
+    elif args.what == "render":
+        render_sets(args.out, args.seed, args.setups, args.frames, args.cocked)
     else:
         fit_main(args)
 

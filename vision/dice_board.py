@@ -213,6 +213,13 @@ def read_top_face(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, flat: boo
     return max(beyond, key=lambda f: f.margin, default=best)
 
 
+def face_crop(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, centre: tuple[float, float]) -> Image:
+    """The square top face centred at ``centre`` (pixels of ``raw``), turned upright as the footprint lies, at
+    ``die_crop_px``: what the pips and the face network read."""
+    side = cfg.geometry.die_edge * cfg.px_per_mm * cfg.pips.face_share
+    return _crop(raw, centre, (side, side), cv2.minAreaRect(footprint.contour)[2], cfg.die_crop_px)
+
+
 def pip_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace) -> float | None:
     """Short over long side of the square the corner pips of a top face read on the nominal square make
     (faces 4, 5 and 6; None for the others or when a corner pip is not seen). A flat die's top lies parallel
@@ -220,9 +227,7 @@ def pip_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFac
     is foreshortened along its tilt, unless it is tipped toward the camera by about the viewing angle."""
     if face.value is None:
         return None
-    side = cfg.geometry.die_edge * cfg.px_per_mm * cfg.pips.face_share
-    angle = cv2.minAreaRect(footprint.contour)[2]
-    sides = pip_sides(_crop(raw, face.centre, (side, side), angle, cfg.die_crop_px), face.value, cfg.pips)
+    sides = pip_sides(face_crop(cfg, raw, footprint, face.centre), face.value, cfg.pips)
     return None if sides is None else min(sides) / max(sides)
 
 

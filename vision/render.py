@@ -131,6 +131,10 @@ class Camera:
     noise: float = 2.0
     jpeg_quality: int = 90
     px_per_mm: float = 2.0
+    defocus_px: float = 0.0  # a lens out of focus: blur (Gaussian sigma, image pixels)
+    motion_px: float = 0.0  # a hand or the camera moving while the shutter is open: streak length (image pixels)
+    motion_deg: float = 0.0  # and its direction in the image
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)  # the camera's BGR gains: off when not equal
 
 
 @dataclass(frozen=True, slots=True)
@@ -672,6 +676,20 @@ def _barrel(img: Image, k1: float) -> Image:
     return cv2.remap(img, cx + dx * f * norm, cy + dy * f * norm, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
 
+def _blurred(img: FloatImage, cam: Camera) -> FloatImage:
+    """The image through a lens out of focus (``defocus_px``) and moving (``motion_px`` along ``motion_deg``)."""
+    if cam.defocus_px > 0:
+        img = cv2.GaussianBlur(img, (0, 0), cam.defocus_px)
+    if cam.motion_px >= 1:
+        n = int(np.ceil(cam.motion_px)) | 1
+        kernel = np.zeros((n, n), np.float32)
+        c, t = n // 2, np.deg2rad(cam.motion_deg)
+        for s in np.linspace(-cam.motion_px / 2, cam.motion_px / 2, 4 * n):
+            kernel[int(round(c + s * np.sin(t))), int(round(c + s * np.cos(t)))] += 1.0
+        img = cv2.filter2D(img, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REFLECT)
+    return img
+
+
 def photograph(rng: np.random.Generator, canvas: FloatImage, cam: Camera, pal: Palette, geo: BoardGeometry,
                lamp_drift: float = 0.0) -> Image:
     """The canvas (of :func:`paint_scene`: BGR and where anything is, ``MARGIN`` round the board; or the board
@@ -692,8 +710,10 @@ def photograph(rng: np.random.Generator, canvas: FloatImage, cam: Camera, pal: P
     table *= (1 - 0.5 * shifted)[..., None]
     img = table * (1 - mask[..., None]) + warped * mask[..., None]
     img *= _lamp(cam, (h, w), rng, lamp_drift)
+    img *= np.asarray(cam.white_balance, np.float32)
     img = np.clip(img * 255, 0, 255)
     img = _barrel(img.astype(np.uint8), cam.barrel_k1).astype(np.float32)
+    img = _blurred(img, cam)
     img += rng.normal(0, cam.noise, img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(cam.jpeg_quality)])
