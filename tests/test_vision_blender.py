@@ -35,7 +35,7 @@ from vision.geometry import START_POINTS
 from vision.profiles import lab8_image
 from vision.reading import Reading
 from vision.read import (TopFace, WhiteBlob, camera_view, counts_as_die, greyer_than_dice, lit_as_board, normalise_light,
-                         one_is_a_pip, rim_evidence, rim_strengths, rims_weighed, same_face, tipped_read_stands)
+                         one_is_a_pip, rim_evidence, rim_strengths, rims_weighed, same_face)
 from vision.sources import read_image
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -351,13 +351,8 @@ def test_a_cocked_die_whose_side_face_is_too_dim_for_the_white_test_is_found_coc
     top where a flat die's parallax shows none: it is cocked (its top's corner pips make a rectangle too,
     so both tests, and the network of ``vision.cocked``, are switched off to keep the miss). The flat 4, whose
     shaded side faces lie where parallax puts them, stays flat."""
-    both: dict[str, float] = {"cocked_side_excess": math.inf, "tipped_pip_aspect": 0.0}
-    want, without, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_dim_cluster", "frame03.jpg", {**both, "cocked_net_sure": 2.0},
-                                                          {"cocked_side_excess": math.inf, "cocked_net_sure": 2.0},
-                                                          {"tipped_pip_aspect": 0.0, "cocked_net_sure": 2.0}, both)
+    want, _, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_dim_cluster", "frame03.jpg")
     assert want == [(4, False), (4, True)]
-    assert without[0] == [(4, True), (4, True)]  # the miss this fixture keeps
-    assert without[1] == without[2] == without[3] == want  # either test alone finds it, and so does the network
     assert _dice(reading) == want
     assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
 
@@ -367,11 +362,8 @@ def test_a_die_tipped_toward_the_camera_is_found_cocked_by_its_top_s_pips(calibr
     is tipped toward the camera by about the camera's own angle there: it shows its top face on and no side
     face, so its outline is a flat die's. But a flat die's top lies parallel to the board and is seen square
     on the canonical image; this one's corner pips make a rectangle (short over long 0.91): it is tipped."""
-    want, without, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_tipped_top", "frame04.jpg", {"tipped_pip_aspect": 0.0, "cocked_net_sure": 2.0},
-                                                          {"tipped_pip_aspect": 0.0})
+    want, _, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_tipped_top", "frame04.jpg")
     assert want == [(1, True), (4, False)]
-    # the miss this fixture kept is no longer made since calibration fits the board to the start checkers' edges (session 36)
-    assert without[1] == want  # the network alone tells it too (this render is among those it was fitted on)
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
@@ -379,11 +371,8 @@ def test_a_flat_die_whose_outline_reaches_too_far_is_kept_flat_by_its_square_of_
     """A flat 5 (Blender seed 2026124580, ``tests/data/vision_blender_square_top``, frame 9) shows a side face lit
     like its top, with soft edges: its outline reaches 1.5 mm farther along one side than a flat die's may.
     Its corner pips make a square, and no face shows beyond the top they place: it is flat."""
-    want, without, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_square_top", "frame09.jpg", {"square_pip_aspect": math.inf, "cocked_net_sure": 2.0},
-                                                          {"square_pip_aspect": math.inf})
+    want, _, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_square_top", "frame09.jpg")
     assert want == [(5, True), (5, True)]
-    assert without[0] == [(5, False), (5, True)]  # the miss this fixture keeps (the network of vision.cocked off too)
-    assert without[1] == want  # the network alone tells it too (this render is among those it was fitted on)
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
@@ -403,11 +392,8 @@ def test_a_tipped_tops_corner_pips_are_measured_where_a_foreshortened_read_puts_
     lit side face and its top were taken for one square, whose middle lies off the top, so a column of the top's
     pips fell outside the square's place and the pips measured nothing. Measured where the foreshortened read
     puts the top, they make a rectangle 0.87 as wide as long: cocked."""
-    want, without, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_tipped_six", "frame10.jpg", {"tipped_pip_aspect": 0.0, "cocked_net_sure": 2.0},
-                                                          {"tipped_pip_aspect": 0.0})
+    want, _, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_tipped_six", "frame10.jpg")
     assert want == [(2, True), (6, False)]
-    assert without[0] == [(2, True), (6, True)]  # the pips are what tell it (the network of vision.cocked off too)
-    assert without[1] == want  # the network alone tells it too (this render is among those it was fitted on)
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
@@ -415,11 +401,8 @@ def test_a_six_tipped_nearly_toward_the_camera_is_told_by_its_pips(calibrated: C
     """A 6 leaning on a checker (Blender seed 2026131590, ``tests/data/vision_blender_steep_six``, frame 5) is tipped
     toward the camera by about the viewing angle: its outline is a flat die's and its pips make a rectangle 0.956
     as wide as long, where flat dice's measured 0.979 or more over 502 Blender dice."""
-    want, without, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_steep_six", "frame05.jpg", {"tipped_pip_aspect": 0.95, "cocked_net_sure": 2.0},
-                                                          {"tipped_pip_aspect": 0.95})
+    want, _, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_steep_six", "frame05.jpg")
     assert want == [(3, True), (6, False)]
-    assert without[0] == [(3, True), (6, True)]  # the miss this fixture keeps (the network of vision.cocked off too)
-    assert without[1] == want  # the network alone tells it too (this render is among those it was fitted on)
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
@@ -441,9 +424,8 @@ def test_a_cocked_die_the_outline_rules_call_flat_is_found_by_the_network(calibr
     its diagonal pips make no rectangle to measure, so every outline rule calls it flat. But a flat die
     there would show 7 mm of side face toward the camera's foot (parallax), and this one shows the board:
     the network of ``vision.cocked`` sees that (fitted with this render's set held out, it gave 1.000)."""
-    want, without, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_tipped_toward_camera", "frame07.jpg", {"cocked_net_sure": 2.0})
+    want, _, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_tipped_toward_camera", "frame07.jpg")
     assert want == [(3, False), (4, True)]
-    assert without[0] == [(3, True), (4, True)]  # the miss this fixture keeps
     assert _dice(reading) == want
     assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
 
@@ -762,8 +744,7 @@ def test_an_unsure_square_read_yields_to_a_sure_tipped_one(calibrated: Calibrate
     view, centre, ppm = camera_view(cfg, cal), (416.9, 220.3), cfg.px_per_mm
     tipped = TopFace(1, 1.0, 55.9, (60.3 + 2.8 * ppm, 61.1 - 2.4 * ppm))
     unsure, sure = TopFace(2, 0.61, 12.2, (60.3, 61.1)), TopFace(2, 1.0, 30.0, (60.3, 61.1))
-    assert same_face(cfg, view, centre, unsure, tipped)
-    assert tipped_read_stands(cfg, view, centre, unsure, tipped) and not tipped_read_stands(cfg, view, centre, sure, tipped)
+    assert same_face(cfg, view, centre, unsure, tipped) and same_face(cfg, view, centre, sure, tipped)
 
 
 def test_a_missing_ring_outweighs_a_shadow_on_leather_the_inlay_matches(calibrated: Calibrated) -> None:
@@ -969,8 +950,6 @@ def test_a_die_the_network_calls_cocked_is_read_as_cocked_dice_are(calibrated: C
     reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(4, False, "home"), (4, True, "home")]
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
-    rules_only = BoardReader(cal, replace(ReaderConfig(), cocked_net_sure=2.0))(image).to_json()
-    assert _dice_and_halves(rules_only) == [(4, True, "home")]  # the network's verdict is what finds it
 
 
 def test_a_cocked_three_on_the_wall_is_read_by_its_foreshortened_top(calibrated: Calibrated) -> None:
@@ -1001,5 +980,3 @@ def test_a_square_crop_straddling_two_faces_yields_when_the_network_calls_the_di
     view, centre, ppm = camera_view(cfg, cal), (297.2, 64.0), cfg.px_per_mm
     square, tipped = TopFace(6, 1.0, 22.1, (60.0, 60.0)), TopFace(5, 1.0, 37.3, (60.0 + 1.6 * ppm, 60.0))
     assert same_face(cfg, view, centre, square, tipped)
-    assert tipped_read_stands(cfg, view, centre, square, tipped, surely_cocked=True)
-    assert not tipped_read_stands(cfg, view, centre, square, tipped)

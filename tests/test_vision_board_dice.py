@@ -13,10 +13,9 @@ import pytest
 
 from vision import BoardReader, CalibrationConfig, calibrate
 from vision.config import ReaderConfig
-from vision.geometry import START_POINTS, BoardGeometry, surface_height
-from vision.pose import Viewpoint
+from vision.geometry import START_POINTS, BoardGeometry
 import vision.read as read
-from vision.read import WhiteBlob, _borrowed_shade, _face_mask, _read_numeral, _square_centre, board_window, cube_past_outline, face_marked, face_square, past_flat_die
+from vision.read import WhiteBlob, _borrowed_shade, _face_mask, _read_numeral, _square_centre, board_window, cube_past_outline, face_marked, face_square
 from vision.render import DIE_CLEARANCE, random_scene, random_setup, render
 from vision.sources import read_image
 
@@ -222,46 +221,6 @@ def _footprint(cfg: ReaderConfig, corners_mm: np.ndarray) -> WhiteBlob:
 
 def _square(centre: tuple[float, float], side: float) -> np.ndarray:
     return np.array(centre) + np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64) * side / 2
-
-
-def _flat_die_seen(cfg: ReaderConfig) -> tuple[Viewpoint, tuple[float, float], tuple[float, float], np.ndarray]:
-    """A viewpoint, a die's place on a point 180 mm from the camera's foot, where its top is seen, and the
-    corners of what a flat die there shows (its top and, toward the foot, its base)."""
-    geo = cfg.geometry
-    at = (geo.width * 0.3, geo.depth * 0.25)
-    assert surface_height(geo, at) == 0.0  # on the leather
-    view = Viewpoint((at[0] + 180.0, at[1]), 700.0, 8.0)
-    top = geo.die_edge * float(view.scale(geo.die_edge))
-    lift = view.lift(np.asarray(at), 0.0, geo.die_edge)
-    assert lift[0] < -2.0  # the top is seen shifted away from the foot (to -x)
-    seen_top = (at[0] + lift[0], at[1] + lift[1])
-    return view, at, seen_top, np.vstack([_square(seen_top, top), _square(at, geo.die_edge)])
-
-
-@pytest.mark.parametrize("far_face", [0.0, 2.5, 4.0])
-def test_a_face_beyond_a_square_tops_far_side_is_a_cocked_dies(far_face: float) -> None:
-    """A flat die shows its top and, toward the camera's foot, side faces down to its base; a face seen
-    beyond the top's far side is a tipped die's, however square its top looks."""
-    cfg = ReaderConfig()
-    view, at, seen_top, corners = _flat_die_seen(cfg)
-    if far_face:  # a face along the top's far side (-x), as a die tipped away from the camera shows
-        corners = np.vstack([corners, corners[:4] - np.array([far_face, 0.0])])
-    px = (seen_top[0] * cfg.px_per_mm, seen_top[1] * cfg.px_per_mm)
-    reach = past_flat_die(cfg, _footprint(cfg, corners), px, view, at)
-    assert (reach > cfg.cocked_far_excess) == (far_face > 0)
-    assert reach == pytest.approx(0.0, abs=0.5) if not far_face else 0.6 * far_face < reach < 1.2 * far_face
-
-
-def test_shade_grown_onto_a_corner_of_a_flat_die_is_no_face() -> None:
-    """What reaches past a flat die's outline at one corner only (shade or copper the footprint grew
-    onto) is spread over a die's edge: not a face."""
-    cfg = ReaderConfig()
-    view, at, seen_top, corners = _flat_die_seen(cfg)
-    corner = corners[:4][np.argmin(corners[:4, 0] + corners[:4, 1])]  # the top's far corner at -x, -y
-    bump = np.array([corner, corner + (-3.0, 2.5), corner + (0.0, 5.0)])
-    px = (seen_top[0] * cfg.px_per_mm, seen_top[1] * cfg.px_per_mm)
-    reach = past_flat_die(cfg, _footprint(cfg, np.vstack([corners, bump])), px, view, at)
-    assert 0.0 < reach < cfg.cocked_far_excess
 
 
 @pytest.mark.slow  # renders and calibrates its own setups

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.pips import PipConfig, pip_sides, place_contrast, read_pips, stray_pips
+from vision.pips import PipConfig, place_contrast, read_pips, stray_pips
 from vision.render import DIE_WHITE, _paint_face
 
 PPM = 3.0  # px per mm of the painted faces
@@ -74,35 +74,6 @@ def test_a_glint_on_an_empty_place_is_no_pip(value: int) -> None:
     cfg = PipConfig()
     assert place_contrast(glint, cfg)[:, 5].max() < cfg.min_contrast  # the glint's place stands out no more than the face
     assert place_contrast(glint, PipConfig(dark_pips=False))[:, 5].min() > 4 * cfg.min_contrast  # as a pip would
-
-
-def _aspect(sides: tuple[float, float] | None) -> float:
-    assert sides is not None
-    return min(sides) / max(sides)
-
-
-@pytest.mark.parametrize("value", (4, 5, 6))
-@pytest.mark.parametrize("seed", range(3))
-def test_a_flat_top_s_corner_pips_make_a_square(value: int, seed: int) -> None:
-    # as a flat die's top is seen on the canonical image: also soft, and cropped off its centre by up to half
-    # the step the board reader slides its crop by (ReaderConfig.face_search_step, 1.5 mm)
-    for blur, shift in ((0.0, (0.0, 0.0)), (0.35, (0.0, 0.0)), (0.35, (0.75, -0.75))):
-        assert _aspect(pip_sides(_face(value, 20 * seed + value, blur=blur, shift=shift), value)) > 0.97, (blur, shift)
-
-
-@pytest.mark.parametrize("value", (4, 5, 6))
-@pytest.mark.parametrize("squash", (0.85, 0.9))
-def test_a_tipped_top_s_corner_pips_make_a_rectangle(value: int, squash: float) -> None:
-    # a cocked die's top is foreshortened along its tilt: the square's sides tell by how much
-    aspect = _aspect(pip_sides(_face(value, 30 + value, blur=0.35, squash=squash), value))
-    assert abs(aspect - squash) < 0.03
-    assert aspect < 0.95  # ReaderConfig.square_pip_aspect calls it tipped
-
-
-def test_faces_without_a_square_of_pips_give_none() -> None:
-    for value in (1, 2, 3):
-        assert pip_sides(_face(value, 40 + value), value) is None
-    assert pip_sides(np.full((48, 48, 3), 230, np.uint8), 4) is None  # no pips at all
 
 
 @pytest.mark.parametrize("value", range(1, 7))

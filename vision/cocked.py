@@ -4,8 +4,9 @@ A die's look is the top-down window around its footprint (``LOOK_MM`` square, re
 resolution), turned so that the direction from the camera's foot to the die points down: a flat
 die's side faces then show only at the look's top, as wide as the camera's parallax lifts its top
 (``lift``, mm, given to the network beside the pixels); a cocked die shows the face it was tipped up
-by on any side, often in shade, or a top foreshortened along its tilt. Those are the cues the
-outline rules of :mod:`vision.read` measure one by one; the network weighs them together.
+by on any side, often in shade, or a top foreshortened along its tilt. The network weighs those cues
+together and is the reader's only judge of flat or cocked (outline rules that measured them one by one
+failed as a class under soft focus, motion blur, hard shadows and dim lamps).
 
 Four 3x3 convolution layers (ReLU, 2x2 max pooling after the first three, a mean over the last)
 and two dense layers, run with NumPy only (im2col and one matrix product per layer), on the look's
@@ -13,7 +14,7 @@ grey level and colour relative to the die's own white and the outline a flat die
 (the hull of its top and base: what lies outside it is a cocked die's), at ``INPUT_SIDE`` pixels; each look is judged
 as it is and mirrored about the camera's direction, and the two averaged. The weights live in
 ``cocked_cnn.json`` next to this module; ``benchmarks/bench_cocked_train.py`` fitted them on dice the
-reader found on Blender renders of the set (seeds listed there). Nothing is downloaded at run time.
+reader found on ``vision.render`` scenes drawn out of focus, moving, in hard shadow, dim and off-white (seeds listed there). Nothing is downloaded at run time.
 """
 
 from __future__ import annotations

@@ -105,22 +105,7 @@ class ReaderConfig:
     side_min_lightness: float = 35.0  # Lab L above the local board that a die's dimmer side face still has
     side_max_chroma: float = 40.0  # and its L1 chroma
     footprint_open: float = 8.0  # mm: opening that trims thin spurs off a die's footprint before it is judged
-    cocked_min_fill: float = 0.78  # and is a clean rectangle (a flat die with a copper highlight fused to it is not)
-    cocked_excess: float = 1.5  # mm: a footprint reaching this much past where a flat die's can along a side is a cocked die's
-    cocked_far_excess: float = 1.25  # mm: or a footprint reaching this far (area over an edge) past a flat die's outline drawn where its pips put the top
-    side_face_reach: float = 9.0  # mm past a die's top that its side faces are looked for (a cocked die's shows 5-8)
-    side_face_beyond: float = 4.0  # mm past that where the board must not look like a side face (else that side tells nothing)
-    side_face_board_gap: float = 0.1  # and must differ from the top's chromaticity by this much (L1) for that side to tell
-    side_face_step: float = 0.5  # mm between the strips looked at
-    side_face_chromaticity: float = 0.04  # a side face has the top's chromaticity (b, g, r over their sum) within this (L1)
-    side_face_min_brightness: float = 0.35  # and at least this share of its brightness (the board past it is darker or coloured)
-    tipped_pip_aspect: float = 0.965  # a top whose corner pips make a rectangle narrower than this (short / long side) is tipped
-    square_pip_aspect: float = 0.95  # one whose make a square at least this close overrules an outline alone that calls it cocked
-    # (flat dice's tops read 0.979 and up on 502 Blender dice; cocked ones' 0.86 to 1.0, 15 of 51 above 0.965)
-    cocked_net_sure: float = 0.8  # a die the outline rules call flat is cocked when vision.cocked's network gives this (above 1: never asked)
-    flat_net_sure: float = 0.05  # and one they call cocked is flat when it gives at most this
-    disputed_die_confidence: float = 0.5  # a die's confidence at most, when the rules and that network disagree on flat or cocked
-    cocked_side_excess: float = 1.25  # mm: a die's own colour reaching this far past any side face a flat die can show is a cocked die's
+    die_window_margin: float = 13.0  # mm past a die's top that its window at the finer look takes in (a cocked die's side face shows 5-8)
     cube_centre_radius: float = 45.0  # mm from the board's centre along the bar
     cube_centre_margin: float = 5.0  # mm either side of the bar that still count as the centre
     cocked_face_shares: tuple[float, ...] = (0.8, 0.9)  # a cocked die's top face is foreshortened to these shares of its edge

@@ -9,13 +9,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.blobs import WhiteBlob, _opened_outline, _pixels_inside, die_footprint, tinted_dice, white_blobs, white_mask
+from vision.blobs import WhiteBlob, _pixels_inside, die_footprint, tinted_dice, white_blobs, white_mask
 from vision.calibration import Calibration
-from vision.cocked import die_look, load_cocked_model
+from vision.cocked import COCKED_PATH, die_look, load_cocked_model
 from vision.config import ReaderConfig
 from vision.cube import _is_cube
+from vision.errors import VisionError
 from vision.geometry import half_of, surface_height
-from vision.pips import pip_sides, read_pips
+from vision.pips import read_pips
 from vision.pose import Viewpoint
 from vision.profiles import lab8_image
 from vision.windows import Maps, OutlineBand, Warp, _crop, _on_canonical, _remap_window, on_long_frame, window_maps
@@ -31,43 +32,6 @@ def flat_die_top(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float]
     return geo.die_edge * float(view.scale(base + geo.die_edge)), view.lift(np.asarray(centre), base, base + geo.die_edge)
 
 
-def is_flat(cfg: ReaderConfig, blob: WhiteBlob, view: Viewpoint, centre: tuple[float, float] | None = None) -> bool:
-    """Whether a die lies flat by its outline (``centre`` in canonical mm, the blob's own by default);
-    :func:`tipped_past_square` is the test once its pips have placed its top.
-
-    Cocked when either holds:
-
-    - its bright top is foreshortened: narrower than a flat die's top can look (``tipped_min_side``)
-      yet full length (``tipped_min_long``), as a face turned away from the camera is;
-    - its footprint reaches farther along one of its sides than a flat die's can, by more than
-      ``cocked_excess``. A flat die's footprint is its top face (seen a little larger for standing
-      nearer the camera) plus the side faces parallax shows on the camera's side, as wide as ``view``
-      sees the top shifted from the base. Thin spurs (a copper highlight the closing bridged to the
-      die) are trimmed off first, and a footprint that is no clean rectangle (``cocked_min_fill``) is
-      never taken for a cocked die's.
-
-    With one camera a die tipped toward the camera by about the viewing angle shows a square top and
-    no extra side, so its outline is a flat die's (its pips tell it: :func:`tipped_past_square`); the
-    rules are set to rather miss a cocked die than call a flat one cocked."""
-    ppm = cfg.px_per_mm
-    if blob.narrow(cfg):
-        return False  # its light top face is too narrow for a flat die's: tilted
-    footprint = blob.grown or blob
-    opened = _opened_outline(cfg, footprint.contour, cfg.footprint_open)
-    outline = footprint.contour if opened is None else opened
-    (_, (w, h), _) = cv2.minAreaRect(outline)
-    if cv2.contourArea(outline) < cfg.cocked_min_fill * w * h:
-        return True  # no clean rectangle: a copper highlight fused to a flat die, not a side face
-    points = outline.reshape(-1, 2) / ppm
-    top, lift = flat_die_top(cfg, view, blob.centre if centre is None else centre)
-    a = np.deg2rad(blob.angle)  # the light blob's turn: mostly the top face's
-    excess = -np.inf
-    for axis in (np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])):
-        along = points @ axis
-        excess = max(excess, float(along.max() - along.min()) - top - abs(float(lift @ axis)))
-    return excess <= cfg.cocked_excess
-
-
 def flat_die_outline(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
                      centre: tuple[float, float]) -> NDArray[np.float64]:
     """The corners (8, 2; mm of the footprint's pixels) of the top and base of a flat die standing at ``centre``
@@ -79,74 +43,6 @@ def flat_die_outline(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[floa
     corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64) @ axes / 2
     at = np.asarray(top_at, np.float64) / cfg.px_per_mm
     return np.vstack([at + corners * top, at - lift + corners * cfg.geometry.die_edge])
-
-
-def past_flat_die(cfg: ReaderConfig, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
-                  centre: tuple[float, float]) -> float:
-    """How far (mm, the area spread over a die's edge) a die's ``footprint`` reaches past the outline a
-    flat die standing at ``centre`` (canonical mm) would have if its top face were centred at ``top_at``
-    (pixels of the footprint's contour): the hull of its top, seen larger and shifted by parallax, and
-    its base, toward the camera's foot. A flat die never shows a face beyond its top's far side; a die
-    tipped away from the camera does, even when its top still looks square."""
-    ppm = cfg.px_per_mm
-    opened = _opened_outline(cfg, footprint.contour, cfg.footprint_open)
-    outline = footprint.contour if opened is None else opened
-    (_, (w, h), _) = cv2.minAreaRect(outline)
-    if cv2.contourArea(outline) < cfg.cocked_min_fill * w * h:
-        return 0.0  # no clean rectangle: a copper highlight fused to a flat die, not a side face
-    points = outline.reshape(-1, 2) / ppm
-    hull = flat_die_outline(cfg, footprint, top_at, view, centre)
-    # spread over an edge: a face beyond the top lies along a whole side, shade or copper grown onto a
-    # flat die's footprint at a corner does not
-    fine = 4.0  # pixels per mm of the drawing
-    lo = np.minimum(points.min(axis=0), hull.min(axis=0)) - 1.0
-    size = np.ceil((np.maximum(points.max(axis=0), hull.max(axis=0)) + 1.0 - lo) * fine).astype(int)
-    seen = np.zeros((size[1], size[0]), np.uint8)
-    cv2.fillPoly(seen, [np.round((points - lo) * fine).astype(np.int32)], 1)
-    cv2.fillConvexPoly(seen, np.round((cv2.convexHull(hull.astype(np.float32)).reshape(-1, 2) - lo) * fine).astype(np.int32), 0)
-    return float(np.count_nonzero(seen)) / fine**2 / cfg.geometry.die_edge
-
-
-def past_side_faces(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, top_at: tuple[float, float], view: Viewpoint,
-                    centre: tuple[float, float]) -> float:
-    """How far (mm) the die's own colour reaches past its top face (centred at ``top_at``, pixels) beyond the
-    side faces a flat die standing at ``centre`` (canonical mm) can show on that side.
-
-    A side face is the top's material in less light: the top's chromaticity, at a share of its brightness,
-    even where it is too dim for the white test that grew the footprint. Parallax shows a flat die's side
-    faces only on the camera's side, and no wider than ``view`` lifts its top; a cocked die shows the face
-    it was tipped up by on any side, 5-8 mm wide. The reach on each side is the run of strips (parallel to
-    that side, across the middle 60% of it) whose median sample passes, counted out from the top's edge.
-    """
-    ppm = cfg.px_per_mm
-    top, lift = flat_die_top(cfg, view, centre)
-    t = np.deg2rad(cv2.minAreaRect(footprint.contour)[2])
-    u, v = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
-    at = np.asarray(top_at, np.float64)
-    inner = np.linspace(-0.35, 0.35, 8) * top
-    grid = at + (u * inner[:, None, None] + v * inner[None, :, None]) * ppm  # (8, 8, 2) pixels
-    steps = np.arange(cfg.side_face_step, cfg.side_face_reach + cfg.side_face_beyond + 1e-9, cfg.side_face_step)
-    across = np.linspace(-0.3, 0.3, 9) * top
-    normals = np.array([u, -u, v, -v])
-    tangents = normals[:, ::-1] * np.array([-1.0, 1.0])
-    strips = at + ((top / 2 + steps)[None, :, None, None] * normals[:, None, None, :]
-                   + across[None, None, :, None] * tangents[:, None, None, :]) * ppm  # (4, steps, 9, 2)
-    where = np.concatenate([grid.reshape(-1, 2), strips.reshape(-1, 2)]).astype(np.float32)
-    bgr = cv2.remap(raw, where[:, 0], where[:, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3).astype(np.float32) + 1.0
-    face = np.median(bgr[:grid.shape[0] * grid.shape[1]], axis=0)
-    side = bgr[grid.shape[0] * grid.shape[1]:].reshape(4, len(steps), len(across), 3)
-    brightness = side.sum(axis=3)
-    chroma_gap = np.median(np.abs(side / brightness[..., None] - face / face.sum()).sum(axis=3), axis=2)  # (4, steps)
-    alike = (chroma_gap < cfg.side_face_chromaticity) & (np.median(brightness, axis=2) > cfg.side_face_min_brightness * face.sum())
-    face_steps = int(np.sum(steps <= cfg.side_face_reach + 1e-9))
-    run = np.where(alike[:, :face_steps].all(axis=1), face_steps, np.argmin(alike[:, :face_steps], axis=1))
-    reach = np.where(run > 0, steps[np.maximum(run - 1, 0)], 0.0)
-    # past any side face the board shows: where it is nearly the die's colour, or as grey and light as a side
-    # face anywhere there (a cool lamp greys the leather), that side says nothing
-    board_gap = np.median(chroma_gap[:, face_steps:], axis=1)
-    telling = ~alike[:, face_steps:].any(axis=1) & (board_gap >= cfg.side_face_board_gap)
-    allowed = np.maximum(0.0, -(normals @ lift))  # a flat die's side faces show opposite its top's lift
-    return float(np.where(telling, reach - allowed, 0.0).max())
 
 
 class TopFace(NamedTuple):
@@ -220,43 +116,6 @@ def face_crop(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, centre: tuple
     return _crop(raw, centre, (side, side), cv2.minAreaRect(footprint.contour)[2], cfg.die_crop_px)
 
 
-def pip_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace) -> float | None:
-    """Short over long side of the square the corner pips of a top face read on the nominal square make
-    (faces 4, 5 and 6; None for the others or when a corner pip is not seen). A flat die's top lies parallel
-    to the board and is seen square on the canonical image, whatever the camera's height; a cocked die's
-    is foreshortened along its tilt, unless it is tipped toward the camera by about the viewing angle."""
-    if face.value is None:
-        return None
-    sides = pip_sides(face_crop(cfg, raw, footprint, face.centre), face.value, cfg.pips)
-    return None if sides is None else min(sides) / max(sides)
-
-
-def face_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
-                     centre: tuple[float, float], on_board: bool) -> bool:
-    """Whether a face shows past the top a square face reads (``face``): beyond that top (:func:`past_flat_die`);
-    or, on the board (``on_board``: past the outline the table lies beyond a die), a face of its own colour too
-    dim for the white test, past its top where a flat die's cannot show (:func:`past_side_faces`)."""
-    if past_flat_die(cfg, footprint, face.centre, view, centre) > cfg.cocked_far_excess:
-        return True
-    return on_board and past_side_faces(cfg, raw, footprint, face.centre, view, centre) > cfg.cocked_side_excess
-
-
-def tipped_past_square(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
-                       centre: tuple[float, float], on_board: bool, away: NDArray[np.float64],
-                       reads: PipReads | None = None) -> bool:
-    """Whether a die whose top a square face reads (``face``) is cocked all the same: a face shows past that
-    top (:func:`face_past_square`), or the top's corner pips make no square (:func:`pip_square`), measured
-    where a foreshortened read puts the top when they are not all on the square's place (a tipped top's
-    pips lie to one side of where its side face and top, taken for one square, put them)."""
-    if face_past_square(cfg, raw, footprint, face, view, centre, on_board):
-        return True
-    aspect = pip_square(cfg, raw, footprint, face)
-    if aspect is None and face.value in (4, 5, 6):
-        tipped = read_top_face(cfg, raw, footprint, False, away, reads)
-        aspect = pip_square(cfg, raw, footprint, tipped._replace(value=face.value))
-    return aspect is not None and aspect < cfg.tipped_pip_aspect
-
-
 def cocked_look(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFace, view: Viewpoint,
                 centre: tuple[float, float], away: NDArray[np.float64]) -> tuple[NDArray[np.uint8], float]:
     """What :mod:`vision.cocked` judges of a die whose top a square face reads (``face``): its look around the
@@ -267,11 +126,13 @@ def cocked_look(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, face: TopFa
 
 
 def cocked_probability(cfg: ReaderConfig, raw: Image, footprint: WhiteBlob, square: TopFace, view: Viewpoint,
-                       centre: tuple[float, float], away: NDArray[np.float64]) -> float | None:
+                       centre: tuple[float, float], away: NDArray[np.float64]) -> float:
     """How sure the network of :mod:`vision.cocked` is that the die is cocked (``square``: its top as a square face
-    reads it, which places the flat outline); None when no model ships."""
+    reads it, which places the flat outline)."""
     model = load_cocked_model()
-    return None if model is None else model.cocked(*cocked_look(cfg, raw, footprint, square, view, centre, away))
+    if model is None:
+        raise VisionError(f"the cocked-die network {COCKED_PATH.name} is missing beside vision/cocked.py: reinstall bgref")
+    return model.cocked(*cocked_look(cfg, raw, footprint, square, view, centre, away))
 
 
 def same_face(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], a: TopFace, b: TopFace) -> bool:
@@ -282,19 +143,6 @@ def same_face(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], a
     edge, lift = flat_die_top(cfg, view, centre)
     apart = float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1])) / cfg.px_per_mm
     return apart < (edge - float(np.linalg.norm(lift))) / 2
-
-
-def tipped_read_stands(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], square: TopFace, tipped: TopFace,
-                       surely_cocked: bool = False) -> bool:
-    """Whether a cocked die's foreshortened read (``tipped``) replaces its square read. Another value read too
-    near the square's to be another face (see :func:`same_face`) is that face misplaced (a crop centred on a 2's
-    corner pip reads a 1), so the square's value stands, unless it is the less sure of the two reads; or, when the
-    die is ``surely_cocked`` (the network's word against rules that saw a flat die), as sure: the square's crop
-    then straddles the top and a side face, whose pips together may read as another face."""
-    if tipped.value is None:
-        return False
-    surer = tipped.confidence >= square.confidence if surely_cocked else tipped.confidence > square.confidence
-    return tipped.value == square.value or not same_face(cfg, view, centre, square, tipped) or surer
 
 
 def one_is_a_pip(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float], face: TopFace, reads: PipReads,
@@ -315,28 +163,21 @@ def one_is_a_pip(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float]
 
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
              at: tuple[float, float] | None = None) -> dict[str, Any]:
-    """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped):
-    flat or cocked by the outline and pip rules, then by :mod:`vision.cocked`'s network where it is sure.
-    ``at`` is the blob's centre in canonical mm when ``raw`` is another window than the canonical image."""
+    """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped).
+    ``at`` is the blob's centre in canonical mm when ``raw`` is another window than the canonical image.
+
+    The network of :mod:`vision.cocked` tells flat from cocked on the die's look (``cocked``: its probability,
+    which bounds the confidence :func:`sure_of` reports). The pips read the top: a flat die's as the square
+    face, a cocked die's as the face-sized or foreshortened rectangle that fits best (:func:`read_top_face`)."""
     footprint = blob.grown or blob
     centre = blob.centre if at is None else at
     away = np.asarray(centre, np.float64) - np.asarray(view.nadir, np.float64)
     away /= max(float(np.linalg.norm(away)), 1e-9)  # from the camera's foot toward the die
-    flat = is_flat(cfg, blob, view, centre)
     reads: PipReads = {}
-    face = read_top_face(cfg, raw, footprint, flat, away, reads)
-
-    def as_cocked(square: TopFace, surely_cocked: bool = False) -> TopFace:
-        """The top of a die found cocked after a square read: the foreshortened read, if it stands."""
-        tipped = read_top_face(cfg, raw, footprint, False, away, reads)
-        return tipped if tipped_read_stands(cfg, view, centre, square, tipped, surely_cocked) else square
-    if not flat and not blob.narrow(cfg):
-        # its outline reaches past a flat die's; but if the top's pips make a square and no face shows
-        # beyond where they put the top, the outline measured shade or a lift misjudged by the camera's height
-        square = read_top_face(cfg, raw, footprint, True, away, reads)
-        aspect = pip_square(cfg, raw, footprint, square)
-        if aspect is not None and aspect >= cfg.square_pip_aspect and not face_past_square(cfg, raw, footprint, square, view, centre, at is None):
-            face, flat = square, True
+    square = read_top_face(cfg, raw, footprint, True, away, reads)
+    cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away)
+    flat = cocked < 0.5
+    face = square if flat else read_top_face(cfg, raw, footprint, False, away, reads)
     if flat and face.value is None:
         # a light blob no square face reads, but a foreshortened one does surely: a cocked die whose side face
         # is lit like its top, the two taken for one square. A blob that is no clean rectangle may be the light
@@ -345,40 +186,25 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         clean = blob.fill >= cfg.unread_min_fill
         if tipped.confidence >= cfg.tipped_retry_confidence and (clean or tipped.margin >= cfg.unclean_tipped_margin):
             face, flat = tipped, False
-    elif flat and face.value is not None and tipped_past_square(cfg, raw, footprint, face, view, centre, at is None, away, reads):
-        flat = False
-        face = as_cocked(face)  # the top may be foreshortened, or lie past a side face
-    # the network weighs the look as a whole: sure it is cocked, it overrules rules that saw a flat die (whose
-    # foreshortened read then stands against a square read as sure); sure it is flat, rules that saw a cocked one
-    disputed = False  # the rules and the network disagree on flat or cocked: the die is read, but not surely
-    if cfg.cocked_net_sure <= 1.0:  # (above 1: never asked)
-        square = face if flat else read_top_face(cfg, raw, footprint, True, away, reads)
-        cocked = cocked_probability(cfg, raw, footprint, square, view, centre, away) if square.value is not None else None
-        if cocked is not None and flat and cocked >= cfg.cocked_net_sure:
-            flat, disputed = False, True
-            face = as_cocked(face, surely_cocked=True)
-        elif cocked is not None and not flat and cocked <= cfg.flat_net_sure:
-            face, flat, disputed = square, True, True
-        elif cocked is not None and (cocked >= 0.5) == flat:
-            disputed = True  # the rules' call stands against the network's lean
     face = one_is_a_pip(cfg, view, centre, face, reads, away)
-    value, conf = face.value, face.confidence
     return {
-        "value": value,
+        "value": face.value,
         "flat": bool(flat),
         "half": half_of(cfg.geometry, cal.layout, centre),
-        "confidence": round(conf, 3),  # of its pips' read (see sure_of for the die's as reported)
+        "confidence": round(face.confidence, 3),  # of its pips' read (see sure_of for the die's as reported)
         "xy_mm": [round(centre[0], 1), round(centre[1], 1)],
-        "disputed": disputed,
+        "cocked": round(cocked, 3),
     }
 
 
-def sure_of(cfg: ReaderConfig, die: dict[str, Any]) -> dict[str, Any]:
-    """A die read by :func:`read_die` as reported: its confidence at most ``disputed_die_confidence`` when the rules
-    and vision.cocked's network disagreed on flat or cocked (whether it counts as a die is judged on its pips' read)."""
-    if not die.get("disputed"):
-        return die
-    return {**die, "confidence": min(die["confidence"], cfg.disputed_die_confidence)}
+def sure_of(die: dict[str, Any]) -> dict[str, Any]:
+    """A die read by :func:`read_die` as reported: its confidence at most as sure as the network was of flat or
+    cocked (``|2p - 1|`` of its probability ``p`` of a cocked die, 0 when the die was called against it), so a
+    die the network was unsure of is unsure, never a confident foul (whether it counts as a die is judged on its
+    pips' read)."""
+    p = die["cocked"]
+    sure = abs(2.0 * p - 1.0) if (p >= 0.5) != die["flat"] else 0.0
+    return {**die, "confidence": round(min(die["confidence"], sure), 3)}
 
 
 def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, bands: list[OutlineBand],
@@ -476,7 +302,7 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, raw: Image, view: Viewpoint, 
             continue  # only the tinted look saw it: a die shows its pips surely, grey wood or a side face does not
         if counts_as_die(cfg, clean, grey, die):
             dice.append(die)
-    return [sure_of(cfg, d) for d in dice + dice_past_outline(cfg, cal, view, strips, cube, fine, gains)]
+    return [sure_of(d) for d in dice + dice_past_outline(cfg, cal, view, strips, cube, fine, gains)]
 
 
 def greyer_than_dice(cfg: ReaderConfig, cal: Calibration, blob: WhiteBlob) -> bool:
@@ -509,7 +335,7 @@ def detail_window(cfg: ReaderConfig, fine: FineLook, blob: WhiteBlob, origin_mm:
     warped alone; the blob scaled to the window's pixels; and the window's corner in the view's finer pixels."""
     k = fine.cfg.px_per_mm / cfg.px_per_mm
     x, y, w, h = cv2.boundingRect((blob.grown or blob).contour)
-    margin = (cfg.side_face_reach + cfg.side_face_beyond + cfg.geometry.die_edge / 2) * fine.cfg.px_per_mm
+    margin = (cfg.die_window_margin + cfg.geometry.die_edge / 2) * fine.cfg.px_per_mm
     x0, y0 = max(0, int(x * k - margin)), max(0, int(y * k - margin))
     x1, y1 = int((x + w) * k + margin) + 1, int((y + h) * k + margin) + 1
     cut = None

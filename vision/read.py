@@ -190,7 +190,7 @@ from vision.blobs import WhiteBlob, _blob, _column_medians  # noqa: E402,F401
 from vision.cube import _face_mask, _read_numeral, _square_centre, cube_past_outline, face_square  # noqa: E402,F401
 from vision.dice_board import (  # noqa: E402,F401
     TopFace, cocked_look, counts_as_die, face_marked, greyer_than_dice, lit_as_board, one_is_a_pip,
-    past_flat_die, read_die, read_top_face, same_face, tipped_read_stands,
+    read_die, read_top_face, same_face,
 )
 from vision.light import normalise_light  # noqa: E402,F401
 from vision.points import (  # noqa: E402,F401
