@@ -5,8 +5,8 @@
     nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py render A.npz --seed 4500 --setups 17 --frames 12
     nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py render B.npz --seed 4600 --setups 18 --frames 12
     # 2. one network per seed (run side by side), averaged in the written file
-    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py fit A.npz B.npz --seeds 1 --blur 0.5 --epochs 300 --out N1.json
-    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py fit A.npz B.npz --seeds 2 --blur 0.5 --epochs 300 --out N2.json
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py fit A.npz B.npz --seeds 1 --blur 0.5 --epochs 120 --out N1.json
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py fit A.npz B.npz --seeds 2 --blur 0.5 --epochs 120 --out N2.json
     .venv/bin/python benchmarks/bench_cocked_train.py merge N1.json N2.json --out vision/cocked_cnn.json
     # or dice the reader finds on Blender sets (blender_render.py), and cross-validation by set
     .venv/bin/python benchmarks/bench_cocked_train.py extract OUT.npz SETDIR [SETDIR ...]
