@@ -25,6 +25,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+from referee.trust import TRUST
 from vision import BoardReader, CalibrationConfig, calibrate
 from vision.board import to_canonical
 from vision.start_layout import PatternConfig
@@ -413,7 +414,7 @@ def test_a_cocked_die_whose_blob_is_no_clean_rectangle_is_read_by_its_tipped_top
     copper highlight; it reads 5 there with a pip fit margin of 40, where the light between two rims reads 15-20."""
     want, without, reading, truth = _dice_kept_and_mended(calibrated, "vision_blender_unclean_cocked", "frame07.jpg", {"unclean_tipped_margin": math.inf})
     assert want == [(5, False), (6, True)]
-    assert without[0] == [(6, True)]  # the miss this fixture keeps
+    assert without[0] == want  # the network of vision.cocked calls it cocked, so its foreshortened read is taken without the retry
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
@@ -921,8 +922,15 @@ def test_a_four_farther_from_the_camera_that_fits_nearly_as_well_as_a_one_is_the
     square crop 4 at 51.0 (0.88 as well), 1.2 mm farther from the camera's foot. A 1 yielded to a farther read of
     more pips only at 0.9 of its fit until session 33; now at ``one_pip_share`` 0.8. On the 502 seen frames of
     Blender 2660-2730 where a die is read 1, and 2740's first 150, 0.8 and 0.7 alike changed no other reading."""
-    _fixed(calibrated, "vision_blender_four_beyond_a_one", "frame05.jpg", [(4, False, "home"), (5, True, "home")],
-           replace(ReaderConfig(), one_pip_share=0.9), None)
+    cal, image, want = _fixture_frame(calibrated, "vision_blender_four_beyond_a_one", "frame05.jpg")
+    reading = BoardReader(cal)(image).to_json()
+    assert _dice_and_halves(want) == [(4, False, "home"), (5, True, "home")]
+    assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
+    dice = {d["value"]: (d, sure) for d, sure in zip(reading["dice"], reading["confidence"]["dice"])}
+    assert sorted(dice) == [4, 5] and dice[4][0]["flat"] is False and dice[4][1] >= TRUST.sure
+    # the flat 5 beside it, in the 4's shade, the network of vision.cocked cannot tell (0.65 cocked): read flat, or
+    # reported unsure, never a sure cocked die the referee would call
+    assert dice[5][0]["flat"] or dice[5][1] < TRUST.sure
 
 
 def test_bright_arcs_of_stacked_rims_as_narrow_as_a_cocked_top_are_no_die(calibrated: Calibrated) -> None:
