@@ -952,8 +952,8 @@ def test_a_die_the_network_calls_cocked_is_read_as_cocked_dice_are(calibrated: C
     on a wall beside a flat 4. The rules see its outline as a flat die's and read its square face as a 4
     at confidence 0.35; :mod:`vision.cocked`'s network is sure it is cocked. Until session 29 the square's unsure
     read stood, and a blob that is no clean square (fill 0.77) with so unsure a read is no die: it was lost. A die
-    the network calls cocked now takes its foreshortened read as the rules' cocked dice do
-    (:func:`vision.read.tipped_read_stands`): the same 4, at 1.0."""
+    the network calls cocked now takes the best of its square and foreshortened reads
+    (:func:`vision.read.read_top_face`): the same 4, at 1.0."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_net_cocked", "frame06.jpg")
     reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(reading) == _dice_and_halves(want) == [(4, False, "home"), (4, True, "home")]
@@ -976,9 +976,9 @@ def test_a_square_crop_straddling_two_faces_yields_when_the_network_calls_the_di
     ``tests/data/vision_blender_straddled_square``, frame 10), two 5s lean on checkers. The rules see the
     right-hand one's outline as a flat die's; its square crop, 1.9 mm off the footprint's centre, takes in the
     5 and part of the raised 6 beside it and reads a 6 at confidence 1.0; the foreshortened crop reads the 5,
-    1.6 mm away, also at 1.0. The network is sure the die is cocked, so the square crop straddles two faces: an
-    as-sure foreshortened read stands (:func:`vision.read.tipped_read_stands`, ``surely_cocked``). The other 5,
-    its pips faint, still reads 2 at 0.39: the miss this fixture keeps."""
+    1.6 mm away, also at 1.0. The network is sure the die is cocked, so the square crop straddles two faces: the
+    foreshortened read, the better fit, stands. The other 5, its pips faint, still reads 2 at 0.39: the miss this
+    fixture keeps."""
     cal, image, want = _fixture_frame(calibrated, "vision_blender_straddled_square", "frame10.jpg")
     reading = BoardReader(cal)(image).to_json()
     assert _dice_and_halves(want) == [(5, False, "outer"), (5, False, "outer")]
