@@ -582,6 +582,9 @@ def _roll_problem(ref: Referee, seen: Seen, player: int, count: int) -> tuple[st
 
 def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     dice = seen.dice
+    went_on = _opening_went_on(ref, seen)
+    if went_on is not None:
+        return went_on
     if not _is_start(seen.board) and (len(dice) < 2 or any(d.value is None or not d.flat for d in dice)):
         return _opening_from_play(ref, seen)
     if len(dice) < 2:
@@ -652,6 +655,49 @@ def _opening_from_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     return _taken_from_play(ref, seen, OpeningRoll(fits[0]), values)
 
 
+def _opening_went_on(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """The opening roll went unseen (or was asked about) and play went on: the checkers stand one opening play
+    from the start, and two dice lie in one player's right-hand half.  Those are the next roll, not an opening
+    roll thrown into one half: the opening roll is the other player's, so it is taken from their play (with
+    the opening dice read, if any), the play judged, and the dice judged as the next player's roll.  Of rolls
+    that fit alike (6-1 or 4-3 for 13/7 24/... ), the first is recorded with a look asked naming the others:
+    the alternative, waiting for ever or calling the roll now down a foul, would lose the game."""
+    dice = seen.dice
+    halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+    if _is_start(seen.board) or len(dice) != 2 or dice[0].half != dice[1].half or dice[0].half not in halves:
+        return None
+    roller = halves.index(dice[0].half)
+    opener = 1 - roller
+    if seen.hand == opener or ref.settings.mode is Mode.TOURNAMENT:
+        return None  # the opener's own hand threw them: not the next roll
+    known = {halves.index(d.half): d.value for d in ref.dice_read if d.half in halves}
+    pairs = [(d0, d1) for d0 in range(1, 7) for d1 in range(1, 7)
+             if d0 != d1 and (d0 > d1) == (opener == 0) and known.get(0, d0) == d0 and known.get(1, d1) == d1]
+    fits = _fitting((((d0, d1), Position.start(), opener, (d0, d1)) for d0, d1 in pairs), seen)
+    if not fits:
+        return None
+    values = tuple(v for v in known.values() if v is not None)
+    others = [(max(p), min(p)) for p in fits[1:]]
+    return _went_on_with(ref, replace(seen, dice=()), OpeningRoll(fits[0]), values, others, "the opening roll", opener, seen)
+
+
+def _went_on_with(ref: Referee, played: Seen, event: OpeningRoll | Roll, known: tuple[int, ...], others: list[tuple[int, int]],
+                  subject: str, player: int, seen: Seen) -> tuple[Referee, Outcome]:
+    """Play went on past a turn whose roll was never seen whole: its roll is recorded as taken from the play
+    (``played``), with a look naming the ``others`` it fits alike, and the reading ``seen`` is followed as the
+    next turn's."""
+    ref, out = _taken_from_play(ref, played, event, known)
+    if others:
+        roll = (max(event.dice), min(event.dice))
+        text = (f"{subject} was never seen whole and play went on: recorded as {roll[0]}-{roll[1]}, "
+                f"but the play fits {' or '.join(f'{a}-{b}' for a, b in others)} as well: correct the record if it was another")
+        out = _merge(out, _look(player, text))
+    if ref.stage is not Stage.PLAYING or ref.game.phase is not Phase.ROLL:
+        return ref, out
+    ref, more = _await_roll(ref, seen)
+    return ref, _merge(out, more)
+
+
 def _void_roll(ref: Referee, mover: int) -> Outcome:
     names = ref.settings.players
     why = f"{names[1 - mover]} rolled before {names[mover]} picked up the dice: that roll is void"
@@ -700,6 +746,9 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         ref, more = _await_roll(ref, seen)
         return ref, _merge(_say(Note(text, "warning"), calls=[Call("moved_before_roll", player, (text,))]), more)
     if not seen.dice:
+        stood = _roll_without_play(ref, seen)
+        if stood is not None:
+            return stood
         return replace(ref, dice_read=(), called_dice=()), Outcome()  # picked up to roll again: what was read is void
     if ref.called_dice and _same_dice(ref.called_dice, seen.dice):
         return ref, Outcome()  # the dice called lie where they lay: said once
@@ -722,6 +771,26 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     d1, d2 = seen.dice[0].value, seen.dice[1].value
     assert d1 is not None and d2 is not None  # _roll_problem asks for a look at unreadable dice
     return _record_roll(ref, (d1, d2), "")
+
+
+def _roll_without_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """The roller's two dice were read (a look asked about one: maybe cocked, the camera unsure, so its number
+    counts) but not recorded, and are picked up with the checkers unmoved.  With a legal play to make that is
+    a roll made again; with none, it is the turn as the rules have it (roll, nothing to play, pick up): the roll
+    is recorded with its empty play.  Without this the referee would wait for a roll already made, and take
+    the opponent's next roll for one out of turn."""
+    player = ref.game.turn
+    read = _readable(ref.dice_read, ref.settings.right_half(player))
+    if len(read) != 2 or not _same_checkers(ref, seen) or ref.settings.mode is Mode.TOURNAMENT:
+        return None
+    a, b = read[0].value, read[1].value
+    assert a is not None and b is not None
+    roll = (max(a, b), min(a, b))
+    if legal_plays(ref.game.position, roll):
+        return None
+    ref, out = _record_roll(ref, roll, "")
+    ref, more = _judge_seen(replace(ref, dice_on_board=False), replace(seen, dice=()))
+    return ref, _merge(out, more)
 
 
 def _same_die(a: SeenDie, b: SeenDie) -> bool:
@@ -812,6 +881,14 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         return ref, _void_roll(ref, player)
     if read:
         ref = replace(ref, dice_read=read)
+    if theirs and not mine:
+        stood = _roll_without_play(ref, seen)
+        if stood is not None:  # the roll with no play was picked up and the opponent has rolled
+            ref, out = stood
+            if ref.stage is Stage.PLAYING and ref.game.phase is Phase.ROLL:
+                ref, more = _await_roll(ref, seen)
+                out = _merge(out, more)
+            return ref, out
     known = tuple(d.value for d in ref.dice_read if d.value is not None)
     rolls = _rolls_explaining(ref, seen, known) if one_play else []
     strict = ref.settings.mode is Mode.TOURNAMENT
@@ -900,15 +977,8 @@ def _play_went_on(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
     roll = likeliest or ref.asked_rolls[0]
     others = [r for r in ref.asked_rolls if r != roll]
     known = tuple(d.value for d in ref.dice_read if d.value is not None)
-    ref, out = _taken_from_play(ref, replace(seen, board=board, dice=()), Roll(player, roll), known)
-    if likeliest is None:
-        text = (f"{ref.settings.players[player]}'s roll was never seen whole and play went on: recorded as {roll[0]}-{roll[1]}, "
-                f"but the play fits {' or '.join(f'{a}-{b}' for a, b in others)} as well: correct the record if it was another")
-        out = _merge(out, _look(player, text))
-    if ref.stage is not Stage.PLAYING or ref.game.phase is not Phase.ROLL:
-        return ref, out
-    ref, more = _await_roll(ref, seen)
-    return ref, _merge(out, more)
+    return _went_on_with(ref, replace(seen, board=board, dice=()), Roll(player, roll), known, others if likeliest is None else [],
+                         f"{ref.settings.players[player]}'s roll", player, seen)
 
 
 def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_play: bool) -> tuple[Referee, Outcome]:

@@ -1,0 +1,160 @@
+"""How the referee decides a roll it read with doubt, on simulated settled readings (no camera).
+
+Expected calls and records are written by hand from the rules (seeds, "Irregularities") and
+the scene described in each test, never by asking the referee's own helpers."""
+
+from dataclasses import replace
+
+from engine import Position
+from engine.board import Board
+from engine.game import Move, Phase, Roll, Rules
+from referee.core import Seen, SeenDie, Settings, observe, start
+
+SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"))  # dark's right-hand half is the home half
+DARK_HALF, LIGHT_HALF = "home", "outer"
+
+
+class Table:
+    def __init__(self, settings=SETTINGS):
+        self.ref = start(settings)
+        self.outs = []
+
+    def see(self, board, *dice, hand=None, cube=(1, "centre")):
+        self.ref, out = observe(self.ref, Seen(board=board, dice=tuple(dice), cube_value=cube[0], cube_position=cube[1], hand=hand))
+        self.outs.append(out)
+        return out
+
+    def calls(self):
+        return [(c.kind, c.player) for out in self.outs for c in out.calls]
+
+    def events(self):
+        return [e for out in self.outs for e in out.events]
+
+
+def light_on_the_bar_against_a_closed_board() -> tuple[Table, Board]:
+    """Light (Bob) is to roll with a checker on the bar; dark holds its points 1 to 6 (two each) and 13 (three).
+    Light's other 14 checkers are on light's 6-point (dark's 19).  No roll enters: light has no play."""
+    t = Table()
+    start_board = Board.from_position(Position.start(), 0)
+    t.see(start_board)
+    t.see(start_board, SeenDie(5, True, DARK_HALF), SeenDie(2, True, LIGHT_HALF))  # Ann opens with 5-2
+    light = [0] * 25
+    light[5], light[24] = 14, 1  # light's own numbers: 14 on its 6-point, one on the bar
+    dark = [0] * 25
+    for i in range(6):
+        dark[i] = 2
+    dark[12] = 3
+    position = Position(tuple(light), tuple(dark))  # seen from light, on roll
+    game = replace(t.ref.game, phase=Phase.ROLL, position=position, on_roll=1, turn=1, dice=None)
+    t.ref = replace(t.ref, match=replace(t.ref.match, game=game), dice_on_board=False, plays=1, before_roll=None, rolls_read=())
+    t.outs.clear()
+    return t, Board.from_position(position, 1)
+
+
+def test_a_roll_with_no_play_read_with_a_die_in_doubt_stands_when_picked_up():
+    """Bob rolls 6-5 on the bar against a closed board; the camera is unsure whether the 5 is flat (a look).
+    He picks the dice up: nothing can be played, so that was his turn.  Ann then rolls 4-2 in her own half,
+    thrown from her seat: her roll, no foul."""
+    t, board = light_on_the_bar_against_a_closed_board()
+    out = t.see(board, SeenDie(6, True, LIGHT_HALF, 0.95), SeenDie(5, False, LIGHT_HALF, 0.4), hand=1)
+    assert [c.kind for c in out.calls] == ["please_look"]
+    t.see(board)  # picked up: no checker moved
+    t.see(board, SeenDie(4, True, DARK_HALF, 0.95), SeenDie(2, True, DARK_HALF, 0.95), hand=0)
+    assert [c for c in t.calls() if c[0] != "please_look"] == []
+    assert Roll(1, (6, 5)) in t.events() and any(isinstance(e, Move) and e.player == 1 for e in t.events())
+    assert Roll(0, (4, 2)) in t.events()
+    assert t.ref.game.turn == 0 and t.ref.game.dice == (4, 2)
+
+
+def test_a_roll_with_no_play_picked_up_as_the_opponent_throws():
+    """The same, but the camera sees no empty board between: Bob's dice gone and Ann's 4-2 down at once."""
+    t, board = light_on_the_bar_against_a_closed_board()
+    t.see(board, SeenDie(6, True, LIGHT_HALF, 0.95), SeenDie(5, False, LIGHT_HALF, 0.4), hand=1)
+    t.see(board, SeenDie(4, True, DARK_HALF, 0.95), SeenDie(2, True, DARK_HALF, 0.95), hand=0)
+    assert [c for c in t.calls() if c[0] != "please_look"] == []
+    assert Roll(1, (6, 5)) in t.events() and Roll(0, (4, 2)) in t.events()
+
+
+def test_a_roll_with_a_play_picked_up_unplayed_is_a_roll_made_again():
+    """Bob (not on the bar) rolls 6-5 with the 5 in doubt, and picks the dice up without playing: he may move,
+    so he is rolling again (the camera was right that the die was cocked); nothing is recorded yet."""
+    t = Table()
+    start_board = Board.from_position(Position.start(), 0)
+    t.see(start_board)
+    t.see(start_board, SeenDie(5, True, DARK_HALF), SeenDie(2, True, LIGHT_HALF))
+    g = t.ref.game
+    # Ann plays 13/8 13/11 (her numbers): from the start, dark's 13 -> 8 and 13 -> 11
+    pts = list(Board.from_position(Position.start(), 0).points)
+    pts[12] -= 2
+    pts[7] += 1
+    pts[10] += 1
+    played = Board(tuple(pts), (0, 0))
+    t.see(played, SeenDie(5, True, DARK_HALF), SeenDie(2, True, LIGHT_HALF))
+    t.see(played)
+    assert t.ref.game.turn == 1 and t.ref.game.phase is Phase.ROLL and g is not t.ref.game
+    t.outs.clear()
+    t.see(played, SeenDie(6, True, LIGHT_HALF, 0.95), SeenDie(5, False, LIGHT_HALF, 0.4), hand=1)
+    t.see(played)
+    assert not any(isinstance(e, Roll) for e in t.events())
+    assert t.ref.game.turn == 1 and t.ref.game.phase is Phase.ROLL
+
+
+def start_board() -> Board:
+    return Board.from_position(Position.start(), 0)
+
+
+def dark_moved(*hops) -> Board:
+    """The start position with dark's checkers moved (dark's numbers)."""
+    pts = list(start_board().points)
+    for a, b in hops:
+        pts[a - 1] -= 1
+        pts[b - 1] += 1
+    return Board(tuple(pts), (0, 0))
+
+
+def test_opening_roll_never_seen_then_the_next_roll_is_the_other_players():
+    """The camera reads no die of the opening roll.  Ann (dark) plays 13/11 13/8, which only 5-2 allows, so she
+    opened with her 5 against Bob's 2.  Bob then throws 4-1 into his own right-hand half from his seat: that is
+    his roll, not an opening roll thrown into one half (no wrong_half)."""
+    t = Table()
+    t.see(start_board())
+    played = dark_moved((13, 11), (13, 8))
+    t.see(played)  # the dice were never read; picked up
+    t.see(played, SeenDie(4, True, LIGHT_HALF, 0.9), SeenDie(1, True, LIGHT_HALF, 0.9), hand=1)
+    assert [c for c in t.calls() if c[0] != "please_look"] == []
+    from engine.game import OpeningRoll
+    events = t.events()
+    assert events[0] == OpeningRoll((5, 2))
+    assert isinstance(events[1], Move) and events[1].player == 0
+    assert events[2] == Roll(1, (4, 1))
+
+
+def test_opening_play_that_fits_two_rolls_is_recorded_with_a_look():
+    """Ann's 13/7 (one checker six pips) fits 5-1 and 4-2 alike; no opening die was read.  Bob's roll comes:
+    the game goes on with one of them recorded and a look naming the other; no foul is called."""
+    t = Table()
+    t.see(start_board())
+    played = dark_moved((13, 7))
+    t.see(played)
+    t.see(played, SeenDie(6, True, LIGHT_HALF, 0.9), SeenDie(3, True, LIGHT_HALF, 0.9), hand=1)
+    assert [c for c in t.calls() if c[0] != "please_look"] == []
+    looks = [r for out in t.outs for c in out.calls if c.kind == "please_look" for r in c.reasons]
+    assert any("5-1" in r and "4-2" in r for r in looks)
+    assert Roll(1, (6, 3)) in t.events()
+    assert t.ref.game.turn == 1 and t.ref.game.dice == (6, 3)
+
+
+def test_opening_dice_read_still_decide_after_the_play():
+    """Bob's 2 of the opening was read (in his half), Ann's die not; Ann plays 13/7 (5-1 or 4-2 as a play),
+    Bob's 2 says 4-2.  Then Bob rolls 5-5: recorded after the opening 4-2 with no look about the roll."""
+    t = Table()
+    t.see(start_board())
+    t.see(start_board(), SeenDie(2, True, LIGHT_HALF, 0.9))  # one opening die read
+    played = dark_moved((13, 7))
+    t.see(played, SeenDie(2, True, LIGHT_HALF, 0.9))
+    t.see(played)
+    t.see(played, SeenDie(5, True, LIGHT_HALF, 0.9), SeenDie(5, True, LIGHT_HALF, 0.9), hand=1)
+    from engine.game import OpeningRoll
+    assert t.events()[0] == OpeningRoll((4, 2))
+    assert Roll(1, (5, 5)) in t.events()
+    assert [c for c in t.calls() if c[0] != "please_look"] == []
