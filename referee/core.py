@@ -271,7 +271,7 @@ class Referee:
     asked_rolls: tuple[tuple[int, int], ...] = ()  # ...and the rolls they fit (none: no roll explains them)
     plays: int = 0  # plays made in this game
     before_roll: Match | None = None  # the match before this turn's roll was recorded (to amend a misread roll)
-    rolls_read: tuple[tuple[int, int], ...] = ()  # each reading of this turn's roll (higher die first)
+    rolls_read: tuple[tuple[tuple[int, int], float], ...] = ()  # each reading of this turn's roll (higher die first), with how sure vision was
     swap_play: Position | None = None  # the first play as the other player made it, while the seating is in doubt
     unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
     moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
@@ -607,7 +607,7 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None
     event = OpeningRoll((d0, d1))
-    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=(), before_roll=ref.match, rolls_read=((max(d0, d1), min(d0, d1)),))
+    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=(), before_roll=ref.match, rolls_read=(((max(d0, d1), min(d0, d1)), _sureness(dice)),))
     if ref_after.game.phase is Phase.OPENING:
         note = "equal opening dice: roll again"
         if ref_after.game.cube > ref.game.cube:
@@ -770,7 +770,7 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         return replace(ref, dice_read=_readable(seen.dice, ref.settings.right_half(player))), Outcome()
     d1, d2 = seen.dice[0].value, seen.dice[1].value
     assert d1 is not None and d2 is not None  # _roll_problem asks for a look at unreadable dice
-    return _record_roll(ref, (d1, d2), "")
+    return _record_roll(ref, (d1, d2), "", _sureness(seen.dice))
 
 
 def _roll_without_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
@@ -788,7 +788,7 @@ def _roll_without_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | No
     roll = (max(a, b), min(a, b))
     if legal_plays(ref.game.position, roll):
         return None
-    ref, out = _record_roll(ref, roll, "")
+    ref, out = _record_roll(ref, roll, "", _sureness(read))
     ref, more = _judge_seen(replace(ref, dice_on_board=False), replace(seen, dice=()))
     return ref, _merge(out, more)
 
@@ -821,13 +821,18 @@ def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]
     return ref, _say(Note(f"{name}: roll again: {why} (rolled again already)", "warning"), calls=[Call("cocked", player, (why,))]), False
 
 
-def _record_roll(ref: Referee, dice: tuple[int, int], how: str) -> tuple[Referee, Outcome]:
-    """The roll of the player on turn, seen with its dice still down."""
+def _sureness(dice: Iterable[SeenDie]) -> float:
+    """How sure vision is of a reading of a roll: its least sure die (a die given as a fact counts as sure)."""
+    return min((1.0 if d.confidence is None else d.confidence for d in dice), default=1.0)
+
+
+def _record_roll(ref: Referee, dice: tuple[int, int], how: str, sure: float = 1.0) -> tuple[Referee, Outcome]:
+    """The roll of the player on turn, seen with its dice still down (``sure``: how sure vision was of it)."""
     player = ref.game.turn
     d1, d2 = max(dice), min(dice)  # where each die landed means nothing
     event = Roll(player, (d1, d2))
     ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
-                  before_roll=ref.match, rolls_read=(event.dice,), moved_unrolled=None)
+                  before_roll=ref.match, rolls_read=((event.dice, sure),), moved_unrolled=None)
     note = f"{ref.settings.players[player]} rolled {d1}-{d2}{how}"
     if not legal_plays(ref.game.position, (d1, d2)):
         note += ": no legal play; pick up the dice"
@@ -937,7 +942,7 @@ def _last_play_read_again(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] |
     else:
         event: Event = Roll(mover, roll) if ref.plays > 1 else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
         base, retracted, events = apply_to_match(before_roll, event), 2, (event,)
-    again = replace(ref, match=base, plays=ref.plays - 1, before_roll=before_roll, rolls_read=() if inferred else (roll,))
+    again = replace(ref, match=base, plays=ref.plays - 1, before_roll=before_roll, rolls_read=() if inferred else ((roll, 1.0),))
     new, out = _judge_seen_after(again, seen.board.sides(mover))
     text = f"{name}'s play read again before {ref.settings.players[1 - mover]}'s turn began: taken as read now"
     said = Outcome(events=events, notes=(Note(text, "warning"),), retracted=retracted, inferred=events if inferred else (),
@@ -997,14 +1002,14 @@ def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_pl
         # seen moved with no dice down, then the dice rolled onto it, and it is no play of them: moved first
         name = ref.settings.players[ref.game.turn]
         text = f"{name} moved checkers before rolling: put them back, then play the {roll[0]}-{roll[1]}"
-        ref, out = _record_roll(ref, roll, "")
+        ref, out = _record_roll(ref, roll, "", _sureness(read))
         return ref, _merge(out, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())],
                                      calls=[Call("moved_before_roll", ref.game.turn, (text,))]))
     if ref.asked_board is not None and (seen.board != ref.asked_board or (ref.asked_rolls and roll not in ref.asked_rolls)):
         known = tuple(d.value for d in ref.dice_read if d.value is not None)
         rolls = _rolls_explaining(ref, seen, known)
         return replace(ref, asked_board=seen.board, asked_rolls=tuple(rolls)), _ask_roll(ref, known, rolls, dice_down=False)
-    return _record_roll(ref, roll, " (seen after the checkers moved)")
+    return _record_roll(ref, roll, " (seen after the checkers moved)", _sureness(read))
 
 
 def _one_play_away(before: Position, sides: tuple[tuple[int, ...], ...]) -> bool:
@@ -1236,38 +1241,58 @@ def _roll_read_again(ref: Referee, seen: Seen) -> Referee:
     """Count another reading of the roll while its dice lie on the board (a die misread once is outvoted)."""
     g = ref.game
     halves = {ref.settings.right_half(0), ref.settings.right_half(1)} if ref.plays == 0 else {ref.settings.right_half(g.turn)}
-    values = [d.value for d in seen.dice if d.half in halves and d.known and d.value is not None]
-    if len(values) != 2 or len(seen.dice) != 2:
+    dice = [d for d in seen.dice if d.half in halves and d.known and d.value is not None]
+    if len(dice) != 2 or len(seen.dice) != 2:
         return ref
-    a, b = (v for v in values if v is not None)
-    return replace(ref, rolls_read=ref.rolls_read + ((max(a, b), min(a, b)),))
+    a, b = (d.value for d in dice)
+    assert a is not None and b is not None
+    return replace(ref, rolls_read=ref.rolls_read + (((max(a, b), min(a, b)), _sureness(dice)),))
 
 
-def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[Referee, Outcome] | None:
-    """A play illegal with the roll recorded but legal with another roll read as often or more this turn:
-    the recorded roll was the misread one.  It is withdrawn and the other recorded (never to excuse a play
-    with a roll nobody read)."""
+OUTWEIGH = 2.0  # a roll read this much more surely than one making the play legal is taken over it (the play then illegal)
+
+
+def _roll_decided(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, int] | None:
+    """The roll to judge this turn's play by, when its readings disagree (None: one roll read, or none).
+
+    Each reading counts by how sure vision was of it (its least sure die), summed over the readings while the
+    dice lay: a die misread once at low confidence is outvoted, whichever reading came first.  Where the rules
+    decide between readings, they do: of the rolls read, one the play is legal with is taken, unless another was
+    read at least twice as surely and surely (then the play is called with that one: on independent footage,
+    excusing a play with a roll misread once hid a real illegal play).  Never a roll nobody read."""
     g = ref.game
     if ref.before_roll is None or g.dice is None:
         return None
-    counts = {r: ref.rolls_read.count(r) for r in ref.rolls_read}
-    recorded = counts.get(g.dice, 0)
-    name = ref.settings.players[g.turn]
-    for roll in sorted(counts, key=lambda r: -counts[r]):
-        if roll == g.dice or counts[roll] < recorded or (ref.plays == 0 and roll[0] == roll[1]):
-            continue
-        if judge(g.position, roll, after).legal:
-            return _amend_roll(ref, roll, after, f"{name}'s roll was {roll[0]}-{roll[1]}, not {g.dice[0]}-{g.dice[1]} (a die misread once)")
-    return None
+    weight: dict[tuple[int, int], float] = {}
+    surest: dict[tuple[int, int], float] = {}
+    for roll, sure in ref.rolls_read:
+        if ref.plays == 0 and roll[0] == roll[1]:
+            continue  # no opening roll is a double
+        weight[roll] = weight.get(roll, 0.0) + sure
+        surest[roll] = max(surest.get(roll, 0.0), sure)
+    if len(weight) < 2:
+        return None
+    legal = {r: judge(g.position, r, after).legal for r in weight}
+    order = sorted(weight, key=lambda r: (-weight[r], r != g.dice))  # the surest first; alike, the one recorded
+    heaviest = order[0]
+    fits = [r for r in order if legal[r]]
+    if legal[heaviest] or not fits:
+        return heaviest
+    other = fits[0]
+    if weight[heaviest] >= OUTWEIGH * weight[other] and surest[heaviest] >= SURE:
+        return heaviest
+    return other
 
 
-def _amend_roll(ref: Referee, roll: tuple[int, int], after: Position | tuple[tuple[int, ...], tuple[int, ...]], text: str) -> tuple[Referee, Outcome]:
-    """Withdraw the roll recorded this turn, record ``roll`` instead, and commit the play (legal with it)."""
-    assert ref.before_roll is not None
+def _amend_roll(ref: Referee, roll: tuple[int, int], seen: Seen) -> tuple[Referee, Outcome]:
+    """Withdraw the roll recorded this turn, record ``roll`` instead, and judge the play with it."""
+    assert ref.before_roll is not None and ref.game.dice is not None
     mover = ref.game.turn
+    was = ref.game.dice
     event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
     amended = replace(ref, match=apply_to_match(ref.before_roll, event))
-    new, out = _judge_seen_after(amended, after)
+    text = f"{ref.settings.players[mover]}'s roll was {roll[0]}-{roll[1]}, not {was[0]}-{was[1]} (the dice were read both ways; the surer reading taken)"
+    new, out = _judge_seen(amended, seen, decided=True)
     return new, _merge(Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1), out)
 
 
@@ -1326,18 +1351,20 @@ def _judge_seen_after(ref: Referee, after: Position | tuple[tuple[int, ...], tup
                         f"{ref.settings.players[g.turn]} played {verdict.play}")
 
 
-def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Referee, Outcome]:
+    """Judge the checkers seen as the play of the roll recorded (``decided``: the roll was chosen among
+    disagreeing readings already)."""
     g = ref.game
     assert g.dice is not None  # a play is judged only after a roll
     player = g.turn
     after = _explained(ref, seen)
+    roll = None if decided else _roll_decided(ref, after)
+    if roll is not None and roll != g.dice:
+        return _amend_roll(ref, roll, seen)
     verdict = judge(g.position, g.dice, after)
     name = ref.settings.players[player]
     if verdict.legal:
         return _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
-    amended = _misread_roll(ref, after)
-    if amended is not None:
-        return amended
     early = _played_then_other_moved(ref, seen)
     if early is not None:
         return _other_moved_early(ref, early)

@@ -158,3 +158,64 @@ def test_opening_dice_read_still_decide_after_the_play():
     assert t.events()[0] == OpeningRoll((4, 2))
     assert Roll(1, (5, 5)) in t.events()
     assert [c for c in t.calls() if c[0] != "please_look"] == []
+
+
+def light_on_roll_after_ann_opened() -> tuple[Table, Board]:
+    """Ann (dark) opened 5-2 with 13/11 13/8; Bob (light) is to roll."""
+    t = Table()
+    t.see(start_board())
+    t.see(start_board(), SeenDie(5, True, DARK_HALF), SeenDie(2, True, LIGHT_HALF))
+    played = dark_moved((13, 11), (13, 8))
+    t.see(played, SeenDie(5, True, DARK_HALF), SeenDie(2, True, LIGHT_HALF))
+    t.see(played)
+    assert t.ref.game.turn == 1
+    t.outs.clear()
+    return t, played
+
+
+def light_moved(board: Board, *hops) -> Board:
+    """``board`` with light's checkers moved (light's own numbers; light's point n is dark's 25 - n)."""
+    pts = list(board.points)
+    for a, b in hops:
+        pts[25 - a - 1] += 1  # one light checker fewer (light counts are negative)
+        pts[25 - b - 1] -= 1
+    return Board(tuple(pts), board.bar)
+
+
+def test_a_die_misread_on_the_first_reading_is_outvoted_by_surer_readings():
+    """Bob rolls 6-3.  The first reading has the 3 as a 4, unsure (0.3); with the checkers moved and the dice still
+    down it reads 6-3 surely (0.95).  Bob played 24/18 13/9: one pip too far for 6-3 (13/10 was the 3), though it
+    would be a legal 6-4.  The roll is 6-3 and the play is illegal: the first, unsure reading does not excuse it."""
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, SeenDie(6, True, LIGHT_HALF, 0.95), SeenDie(4, True, LIGHT_HALF, 0.3), hand=1)
+    moved = light_moved(board, (24, 18), (13, 9))
+    t.see(moved, SeenDie(6, True, LIGHT_HALF, 0.95), SeenDie(3, True, LIGHT_HALF, 0.95))
+    t.see(moved)  # dice picked up: judged
+    assert ("illegal_play", 1) in t.calls()
+    assert t.ref.game.dice == (6, 3)
+
+
+def test_disagreeing_readings_alike_in_sureness_go_by_what_the_play_fits():
+    """Bob's 6-4 is read 6-3 first (0.9), then 6-4 (0.9) with the checkers moved: 24/18 13/9 is legal with 6-4 and
+    not with 6-3, the readings are alike: the roll is 6-4 and no foul is called."""
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, SeenDie(6, True, LIGHT_HALF, 0.9), SeenDie(3, True, LIGHT_HALF, 0.9), hand=1)
+    moved = light_moved(board, (24, 18), (13, 9))
+    t.see(moved, SeenDie(6, True, LIGHT_HALF, 0.9), SeenDie(4, True, LIGHT_HALF, 0.9))
+    t.see(moved)
+    assert [c for c in t.calls() if c[0] != "please_look"] == []
+    assert Roll(1, (6, 4)) in t.events() and t.ref.game.turn == 0
+
+
+def test_a_double_misread_first_gives_way_to_the_roll_read_surely_twice():
+    """Bob's 6-5 is read first as 5-5 with one 5 unsure (0.35); while he plays 24/18 18/13 (a 6-5, one checker)
+    the dice read 6-5 surely (0.95) twice.  The roll recorded is 6-5, the play legal, no foul."""
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, SeenDie(5, True, LIGHT_HALF, 0.35), SeenDie(5, True, LIGHT_HALF, 0.9), hand=1)
+    half = light_moved(board, (24, 18))
+    t.see(half, SeenDie(6, True, LIGHT_HALF, 0.95), SeenDie(5, True, LIGHT_HALF, 0.95))
+    moved = light_moved(half, (18, 13))
+    t.see(moved, SeenDie(6, True, LIGHT_HALF, 0.95), SeenDie(5, True, LIGHT_HALF, 0.95))
+    t.see(moved)
+    assert [c for c in t.calls() if c[0] != "please_look"] == []
+    assert Roll(1, (6, 5)) in t.events() and t.ref.game.turn == 0
