@@ -566,11 +566,14 @@ def _roll_problem(ref: Referee, seen: Seen, player: int, count: int) -> tuple[st
     Where the dice lie comes first: a roll into the wrong half or out of turn does not count whether or not
     a die is cocked (referee.rolls tells which of the two it is)."""
     dice = seen.dice
-    if len(dice) < count:
-        return None
     if len(dice) > count:
         return "please_look", player, f"{len(dice)} dice on the board"
     halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+    if not dice or (len(dice) < count and all(d.half == halves[player] for d in dice)):
+        # a die not seen: what is seen decides only a die surely cocked (the other die cannot make the roll good)
+        sure_cocked = any(d.value is not None and not d.flat and d.sure for d in dice)
+        return ("cocked", player, "a die is cocked") if sure_cocked else None
+    # a die seen outside the roller's half is the roll's foul whatever the die not seen did (referee.rolls)
     placed = dice_out_of_place(player, (d.half for d in dice), halves, seen.hand, ref.settings.players)
     if placed is not None:
         return placed.kind, placed.player, placed.why
@@ -716,6 +719,15 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         if seen.dice:
             return ref, Outcome()  # the last roller has not picked up yet
         ref = replace(ref, dice_on_board=False)
+    if (ref.cocked_seen and _still_lying(ref, ref.cocked_seen, seen) and not all(d.flat for d in seen.dice)
+            and not _same_checkers(ref, seen) and ref.settings.mode is not Mode.TOURNAMENT):
+        # The roller plays the dice as they lie: the die read cocked lies as the players take it, flat.  Vision
+        # alone says otherwise, so no foul stops play: a look, and the roll as read.
+        name = ref.settings.players[player]
+        text = f"{name}'s roll: a die read cocked is being played as it lies (the camera may be wrong): please look"
+        ref = replace(ref, cocked_seen=(), hidden_since=False)
+        ref, more = _await_roll(ref, replace(seen, dice=tuple(replace(d, flat=True) for d in seen.dice)))
+        return ref, _merge(_look(player, text), more)
     if ref.cocked_seen:
         ref, confirmed, still = _cocked_confirmed(ref, seen)
         if still:
@@ -808,17 +820,24 @@ def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]
     where they lay, now read flat, were flat (a misreading: no call, the roll stands); anything else (the die
     still cocked, the dice picked up or rolled again) confirms it.  Also says whether the die is still cocked
     (then the reading has no more to tell)."""
-    pending, hidden, ref = ref.cocked_seen, ref.hidden_since, replace(ref, cocked_seen=(), hidden_since=False)
+    pending, same = ref.cocked_seen, _still_lying(ref, ref.cocked_seen, seen)
+    ref = replace(ref, cocked_seen=(), hidden_since=False)
     player, name = ref.game.turn, ref.settings.players[ref.game.turn]
-    same = _same_dice(pending, seen.dice)
-    if hidden and any(d.xy is None for d in pending + seen.dice):
-        same = False  # picked up under the hand and rolled again, maybe to the same numbers: nothing tells
     if same and all(d.flat for d in seen.dice):
         return ref, Outcome(), False
     why = "a die is cocked"
     if same:
         return ref, _reroll(player, f"{name}: roll again: {why}", Call("cocked", player, (why,))), True
     return ref, _say(Note(f"{name}: roll again: {why} (rolled again already)", "warning"), calls=[Call("cocked", player, (why,))]), False
+
+
+def _still_lying(ref: Referee, pending: tuple[SeenDie, ...], seen: Seen) -> bool:
+    """Whether the dice read before (``pending``) still lie where they lay: each is seen again (a die not seen
+    before may have come into view).  Not when a hand hid the board and the readings say nowhere where the
+    dice lie: picked up under the hand and rolled again, maybe to the same numbers, nothing tells."""
+    if ref.hidden_since and any(d.xy is None for d in pending + seen.dice):
+        return False
+    return bool(pending) and len(seen.dice) <= 2 and all(any(_same_die(x, y) for y in seen.dice) for x in pending)
 
 
 def _sureness(dice: Iterable[SeenDie]) -> float:

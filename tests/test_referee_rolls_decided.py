@@ -219,3 +219,40 @@ def test_a_double_misread_first_gives_way_to_the_roll_read_surely_twice():
     t.see(moved)
     assert [c for c in t.calls() if c[0] != "please_look"] == []
     assert Roll(1, (6, 5)) in t.events() and t.ref.game.turn == 0
+
+
+def test_one_die_seen_in_the_other_half_thrown_by_the_roller_is_a_wrong_half():
+    """Bob throws from his seat; the camera sees one die only, a 4 lying in Ann's right-hand half (the other die
+    is not seen).  Wherever the other went, a die landed outside Bob's half: roll again, on Bob."""
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, SeenDie(4, True, DARK_HALF, 0.95), hand=1)
+    assert t.calls() == [("wrong_half", 1)]
+
+
+def test_one_die_seen_in_the_other_half_with_no_hand_seen_is_a_look():
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, SeenDie(4, True, DARK_HALF, 0.95))
+    assert [k for k, _ in t.calls()] == ["please_look"]
+
+
+def test_one_die_seen_surely_cocked_is_called_when_the_dice_are_picked_up():
+    """Bob's roll: the camera sees one die, surely cocked, in his half (the other not seen).  He picks the dice up
+    to roll again: the cocked die is called on him."""
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, SeenDie(3, False, LIGHT_HALF, 0.95), hand=1)
+    assert t.calls() == []  # called once a second reading confirms it
+    t.see(board)
+    assert t.calls() == [("cocked", 1)]
+
+
+def test_a_die_read_cocked_while_the_roll_is_played_as_it_lies_is_a_look_not_a_foul():
+    """Bob's 6-4: the camera reads the 4 cocked, surely, twice; but Bob plays 24/18 13/9 with the dice lying as they
+    fell.  Players do not play a cocked roll: vision alone says cocked, so a look is asked, no roll again; the
+    roll stands and the play is legal."""
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, SeenDie(6, True, LIGHT_HALF, 0.95, (300.0, 100.0)), SeenDie(4, False, LIGHT_HALF, 0.9, (330.0, 140.0)), hand=1)
+    moved = light_moved(board, (24, 18), (13, 9))
+    t.see(moved, SeenDie(6, True, LIGHT_HALF, 0.95, (300.0, 100.0)), SeenDie(4, False, LIGHT_HALF, 0.9, (330.0, 140.0)))
+    t.see(moved)
+    assert [k for k, _ in t.calls()] == ["please_look"]
+    assert Roll(1, (6, 4)) in t.events() and t.ref.game.turn == 0
