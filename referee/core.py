@@ -888,7 +888,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     """
     player = ref.game.turn
     names = ref.settings.players
-    went_on = _play_went_on(ref, seen)
+    went_on = _play_went_on(ref, seen) or _unseen_play_then_other_moved(ref, seen)
     if went_on is not None:
         return went_on
     if ref.moved_early:
@@ -934,6 +934,23 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         ref, more = _await_roll(ref, seen)  # the opponent has rolled already
         out = _merge(out, more)
     return ref, out
+
+
+def _unseen_play_then_other_moved(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """A whole play of exactly one roll seen with no die anywhere (waiting one reading, see below), and now the
+    roller's checkers stand as they were left while the opponent's have moved, with no dice down: the roller's
+    turn is over (the roll is taken from the play, with a look) and the opponent is moving before rolling,
+    which their next turn follows as usual (called when put back, or when their dice land on it)."""
+    pending, player = ref.moved_unrolled, ref.game.turn
+    if pending is None or seen.dice or ref.dice_read or pending == seen.board or ref.settings.mode is Mode.TOURNAMENT:
+        return None
+    if pending.sides(player)[0] != seen.board.sides(player)[0] or not _one_play_away(ref.game.position, pending.sides(player)):
+        return None
+    rolls = _rolls_explaining(ref, replace(seen, board=pending, dice=()), ())
+    if len(rolls) != 1:
+        return None
+    return _went_on_with(ref, replace(seen, board=pending, dice=()), Roll(player, rolls[0]), (), [],
+                         f"{ref.settings.players[player]}'s roll", player, seen)
 
 
 def _last_play_read_again(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:

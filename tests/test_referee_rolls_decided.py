@@ -256,3 +256,19 @@ def test_a_die_read_cocked_while_the_roll_is_played_as_it_lies_is_a_look_not_a_f
     t.see(moved)
     assert [k for k, _ in t.calls()] == ["please_look"]
     assert Roll(1, (6, 4)) in t.events() and t.ref.game.turn == 0
+
+
+def test_a_play_with_no_die_seen_then_the_opponent_moving_before_rolling():
+    """Bob's dice are never seen; he plays 24/18 13/9 (only 6-4 makes that play) and picks them up.  Ann then moves
+    a checker 13/11 before rolling, and puts it back when told.  Bob's roll is taken from his play (a look), and
+    Ann is called for moving before her roll."""
+    t, board = light_on_roll_after_ann_opened()
+    bob = light_moved(board, (24, 18), (13, 9))
+    t.see(bob)
+    early = Board(tuple(n - 1 if i == 12 else n + 1 if i == 10 else n for i, n in enumerate(bob.points)), bob.bar)  # dark 13/11
+    t.see(early)
+    t.see(bob)
+    assert Roll(1, (6, 4)) in t.events()
+    assert [c for c in t.calls() if c[0] != "please_look"] == [("moved_before_roll", 0)]
+    t.see(bob, SeenDie(3, True, DARK_HALF, 0.95), SeenDie(1, True, DARK_HALF, 0.95), hand=0)
+    assert Roll(0, (3, 1)) in t.events()
