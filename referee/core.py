@@ -606,6 +606,9 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         rollers = {seating.roller(d.half) for d in dice}
         only = rollers.pop() if len(rollers) == 1 else None
         other = 1 - only if only is not None else None  # both in one half: the other roller
+        if not _is_start(seen.board):
+            # checkers have moved: these may be a later roll after an opening the camera missed; no foul on a guess
+            return replace(ref, dice_read=()), _look(other, f"opening roll: {why}, and the checkers have moved: please look")
         return ref, _reroll(None, f"opening roll: roll again: {why}", Call("wrong_half", other, (why,)))
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None

@@ -272,3 +272,13 @@ def test_a_play_with_no_die_seen_then_the_opponent_moving_before_rolling():
     assert [c for c in t.calls() if c[0] != "please_look"] == [("moved_before_roll", 0)]
     t.see(bob, SeenDie(3, True, DARK_HALF, 0.95), SeenDie(1, True, DARK_HALF, 0.95), hand=0)
     assert Roll(0, (3, 1)) in t.events()
+
+
+def test_two_dice_in_one_half_after_checkers_moved_with_no_opening_seen_are_no_foul():
+    """No opening die was read and the checkers stand as no opening play leaves them (a misread board); two dice
+    lie in Bob's half.  Nothing tells whether they are an opening roll thrown into one half or a later roll: a look."""
+    t = Table()
+    t.see(start_board())
+    odd = dark_moved((13, 12))  # one pip: no opening play
+    t.see(odd, SeenDie(4, True, LIGHT_HALF, 0.9), SeenDie(1, True, LIGHT_HALF, 0.9), hand=1)
+    assert [k for k, _ in t.calls()] in (["please_look"], [])
