@@ -1154,18 +1154,26 @@ def _cube_action(ref: Referee, seen: Seen, player: int) -> tuple[Referee, Outcom
     expected_position = "centre" if g.cube_owner is None else COLOURS[g.cube_owner]
     if seen.cube_position == expected_position and _cube_value(seen) == g.cube:
         return None
-    if seen.cube_position == COLOURS[1 - player] and _cube_value(seen) == g.cube * 2:
+    # Pushed over to the opponent's side from where it lay: a double, to the one value the rules allow.  A face
+    # read otherwise there (a 16 for the 2, seen on independent footage) is vision unsure of the face, not a
+    # cube that jumped: the double is taken, with a look at the face.
+    pushed = seen.cube_position == COLOURS[1 - player] and seen.cube_position != expected_position
+    if pushed or (seen.cube_position == COLOURS[1 - player] and _cube_value(seen) == g.cube * 2):
         try:
             match = apply_to_match(ref.match, Double(player))
         except EventRefused as exc:
             # a cube misread looks just like it (seen on independent footage): ask for a look, call no foul
             return ref, _look(player, f"the cube cannot be turned: {exc}: please look")
         ref = replace(ref, match=match)
-        return ref, _say(
+        out = _say(
             Note(f"{ref.settings.players[player]} doubles to {g.cube * 2}: take (roll on) or drop (button)"),
             signals=[Signal(SignalKind.CUBE, (g.cube * 2, COLOURS[1 - player]))],
             events=[Double(player)],
         )
+        if _cube_value(seen) != g.cube * 2:
+            out = _merge(out, _look(player, f"the cube was pushed to {COLOURS[1 - player]}'s side reading {seen.cube_value}: "
+                                            f"taken as the double to {g.cube * 2}, the only value it can be turned to: please look at its face"))
+        return ref, out
     return None
 
 

@@ -282,3 +282,21 @@ def test_two_dice_in_one_half_after_checkers_moved_with_no_opening_seen_are_no_f
     odd = dark_moved((13, 12))  # one pip: no opening play
     t.see(odd, SeenDie(4, True, LIGHT_HALF, 0.9), SeenDie(1, True, LIGHT_HALF, 0.9), hand=1)
     assert [k for k, _ in t.calls()] in (["please_look"], [])
+
+
+def test_the_cube_pushed_over_with_its_face_misread_is_the_double_the_rules_allow():
+    """At the start of Bob's turn the cube, in the middle, is pushed to Ann's side; the camera reads its face as 16.
+    A cube in the middle can only be turned to 2: Bob doubled, and a look is asked at the face."""
+    from engine.game import Double
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, cube=(16, "dark"))
+    assert Double(1) in t.events()
+    assert [k for k, _ in t.calls()] == ["please_look"]
+    assert t.ref.game.phase is Phase.DOUBLED
+
+
+def test_the_cube_read_with_another_face_where_it_lies_is_no_double():
+    """The cube lies in the middle, its face read as 16: it has not moved, so nothing happened."""
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, cube=(16, "centre"))
+    assert t.events() == [] and t.calls() == []
