@@ -927,7 +927,12 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
             return ref, Outcome()
         return ref, _ask_roll(ref, known, rolls, dice_down=True)
     if len(rolls) != 1 or strict:
-        return replace(ref, asked_board=seen.board, asked_rolls=tuple(rolls)), _ask_roll(ref, known, rolls, dice_down=False)
+        asked = _ask_roll(ref, known, rolls, dice_down=False)
+        if not rolls and one_play and not theirs and _illegal_whatever_the_die_unseen(ref, seen, known):
+            text = (f"illegal play by {names[player]}: no roll with the {' and '.join(map(str, known))} seen allows the checkers "
+                    f"as they stand: correct the play (the roll was not seen whole: show it)")
+            asked = _merge(asked, _say(Note(text, "illegal"), calls=[Call("illegal_play", player, (text,))]))
+        return replace(ref, asked_board=seen.board, asked_rolls=tuple(rolls)), asked
     if not seen.dice and not known and ref.moved_unrolled != seen.board:
         # A play of one roll, and no die seen: the dice went unseen, or the roller is moving before rolling.
         # The next reading tells: the dice landing on it, the checkers put back, or the turn going on.
@@ -954,6 +959,21 @@ def _unseen_play_then_other_moved(ref: Referee, seen: Seen) -> tuple[Referee, Ou
         return None
     return _went_on_with(ref, replace(seen, board=pending, dice=()), Roll(player, rolls[0]), (), [],
                          f"{ref.settings.players[player]}'s roll", player, seen)
+
+
+def _illegal_whatever_the_die_unseen(ref: Referee, seen: Seen, known: tuple[int, ...]) -> bool:
+    """The dice picked up, a die of the roll read surely, and no roll holding it has a legal play within a
+    checker of the board as read (a stack miscounted looks like a play one checker off): the play is illegal
+    whatever the die not seen showed, and vision is sure of what that rests on."""
+    if not known or not ref.dice_read or not all(d.sure for d in ref.dice_read) or seen.unsure_points:
+        return False
+    g = ref.game
+    for roll in ROLLS:
+        if all(known.count(v) <= roll.count(v) for v in known):
+            afters = [p.after for p in legal_plays(g.position, roll)] or [g.position]
+            if any(_distance(Board.from_position(a, g.turn), seen.board) <= NEAR for a in afters):
+                return False
+    return True
 
 
 def _last_play_read_again(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:

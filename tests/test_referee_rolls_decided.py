@@ -300,3 +300,29 @@ def test_the_cube_read_with_another_face_where_it_lies_is_no_double():
     t, board = light_on_roll_after_ann_opened()
     t.see(board, cube=(16, "centre"))
     assert t.events() == [] and t.calls() == []
+
+
+def test_a_play_no_roll_with_the_die_seen_allows_is_illegal_whatever_the_other_die():
+    """Bob's roll: the camera reads his 6 surely, the other die not at all.  He plays 24/15 6/5 (nine pips with one
+    checker and one with another): no roll holding a 6 allows that (6-3 is 24/15 alone; 6-1 is 24/18 6/5).  He picks
+    up the dice: the play is illegal whatever the die not seen was."""
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, SeenDie(6, True, LIGHT_HALF, 0.95), hand=1)
+    moved = light_moved(board, (24, 15), (6, 5))
+    t.see(moved, SeenDie(6, True, LIGHT_HALF, 0.95))
+    t.see(moved)  # picked up
+    assert ("illegal_play", 1) in t.calls()
+
+
+def test_a_play_one_checker_off_every_roll_with_the_die_seen_is_a_look():
+    """As above, but the checkers stand one checker off a legal 6-4 play (24/18 13/9 read with the 9-point's new
+    checker missing, a stack misread): a look, not a foul."""
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, SeenDie(6, True, LIGHT_HALF, 0.95), hand=1)
+    played = light_moved(board, (24, 18), (13, 9))
+    pts = list(played.points)
+    pts[25 - 9 - 1] += 1  # light's 9-point (dark's 16) read one checker short
+    misread = Board(tuple(pts), played.bar)
+    t.see(misread, SeenDie(6, True, LIGHT_HALF, 0.95))
+    t.see(misread)
+    assert ("illegal_play", 1) not in t.calls()
