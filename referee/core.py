@@ -575,6 +575,8 @@ def _roll_problem(ref: Referee, seen: Seen, player: int, count: int) -> tuple[st
         return ("cocked", player, "a die is cocked") if sure_cocked else None
     # a die seen outside the roller's half is the roll's foul whatever the die not seen did (referee.rolls)
     placed = dice_out_of_place(player, (d.half for d in dice), halves, seen.hand, ref.settings.players)
+    if placed is not None and len(dice) < count and placed.kind != "please_look" and not all(d.sure for d in dice):
+        return "please_look", player, f"a die may lie outside {COLOURS[player]}'s right-hand half (the camera is unsure of it)"
     if placed is not None:
         return placed.kind, placed.player, placed.why
     problem = _dice_problem(dice, count)

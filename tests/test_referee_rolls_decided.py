@@ -326,3 +326,11 @@ def test_a_play_one_checker_off_every_roll_with_the_die_seen_is_a_look():
     t.see(misread, SeenDie(6, True, LIGHT_HALF, 0.95))
     t.see(misread)
     assert ("illegal_play", 1) not in t.calls()
+
+
+def test_one_unsure_die_seen_in_the_other_half_is_a_look():
+    """As for one die seen in Ann's half thrown from Bob's seat, but the camera is unsure of that die (0.4): it may
+    be no die at all.  A look, no foul."""
+    t, board = light_on_roll_after_ann_opened()
+    t.see(board, SeenDie(4, True, DARK_HALF, 0.4), hand=1)
+    assert [k for k, _ in t.calls()] == ["please_look"]
