@@ -967,8 +967,8 @@ def _illegal_whatever_the_die_unseen(ref: Referee, seen: Seen, known: tuple[int,
     """The dice picked up, a die of the roll read surely, and no roll holding it has a legal play within a
     checker of the board as read (a stack miscounted looks like a play one checker off): the play is illegal
     whatever the die not seen showed, and vision is sure of what that rests on."""
-    if not known or not ref.dice_read or not all(d.sure for d in ref.dice_read) or seen.unsure_points:
-        return False
+    if not known or not ref.dice_read or not all(d.sure for d in ref.dice_read):
+        return False  # (points read unsure were allowed for already: no roll fits even on them, see _fitting)
     g = ref.game
     for roll in ROLLS:
         if all(known.count(v) <= roll.count(v) for v in known):
