@@ -19,7 +19,7 @@ reads what it wrote (``match.mat``, ``calls.jsonl``) and prints:
 die showing another face) for as long as that board lies still, as a misreading would be.
 
     python benchmarks/bench_referee.py [--quick] [--plays N | --full] [--mountings NAME,...] [--games 1,2,3]
-        [--corrupt 0.01] [--seed 1] [--keep DIR] [--write-docs]
+        [--corrupt 0.01] [--seed 1] [--hold-out factor=value ...] [--keep DIR] [--write-docs]
 """
 
 from __future__ import annotations
@@ -175,11 +175,16 @@ def main() -> int:
     ap.add_argument("--corrupt", type=float, default=0.0, help="share of frames showing a settled board wrong (e.g. 0.01)")
     ap.add_argument("--no-fouls", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hold-out", action="append", default=[], help="factor=value never drawn (the dev split bars the held-out values)")
     ap.add_argument("--keep", type=Path, help="keep footage and replay folders here")
     ap.add_argument("--write-docs", "--docs", action="store_true", help="write the result into its section of docs/benchmarks.md")
     args = ap.parse_args()
     mountings = [mounting_named(n) for n in args.mountings.split(",")] if args.mountings else list(MOUNTINGS)
     games = [int(g) for g in args.games.split(",")]
+    hold: dict[str, tuple[str, ...]] = defaultdict(tuple)
+    for kv in args.hold_out:
+        name, _, value = kv.partition("=")
+        hold[name] += (value,)
     plays = None if args.full else args.plays
     if args.quick:
         mountings = [mounting_named("home-right_dark-near_turn-0"), mounting_named("home-right_dark-near_turn-180")]
@@ -191,7 +196,7 @@ def main() -> int:
         game = games[i % len(games)]
         folder = base / f"{m.name}_g{game}"
         t0 = time.perf_counter()
-        truth = write_footage(folder, game, m, args.seed * 100 + i, plays, not args.no_fouls, args.corrupt)
+        truth = write_footage(folder, game, m, args.seed * 100 + i, plays, not args.no_fouls, args.corrupt, hold_out=dict(hold))
         render_s = time.perf_counter() - t0
         r = run_one(folder, base / f"{m.name}_g{game}_out", truth)
         r.update(mounting=m.name, game=game, frames=truth["frames"], render_s=render_s, fouls=len(truth["fouls"]))
@@ -217,7 +222,8 @@ def main() -> int:
     lines = [f"{len(mountings)} mountings, games {sorted(set(games[i % len(games)] for i in range(len(mountings))))} of "
              f"tests/data/world/charlot1-charlot2 (7-point match, GNU Backgammon), "
              + (f"{plays} plays each" if plays else "whole games") + f", seed {args.seed}"
-             + (f", about {args.corrupt:.1%} of frames showing a settled board wrong" if args.corrupt else "") + f"; {elapsed / 60:.1f} min.", "",
+             + (f", about {args.corrupt:.1%} of frames showing a settled board wrong" if args.corrupt else "")
+             + (f", held out {dict(hold)}" if hold else "") + f"; {elapsed / 60:.1f} min.", "",
              "| mounting | game | frames | calibrated | recorded = played | steps right before the first difference | fouls called | false calls | looks asked | exit |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:

@@ -271,7 +271,7 @@ class Referee:
     asked_rolls: tuple[tuple[int, int], ...] = ()  # ...and the rolls they fit (none: no roll explains them)
     plays: int = 0  # plays made in this game
     before_roll: Match | None = None  # the match before this turn's roll was recorded (to amend a misread roll)
-    rolls_read: tuple[tuple[int, int], ...] = ()  # each reading of this turn's roll (higher die first)
+    rolls_read: tuple[tuple[tuple[int, int], float], ...] = ()  # each reading of this turn's roll (higher die first), with how sure vision was
     swap_play: Position | None = None  # the first play as the other player made it, while the seating is in doubt
     unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
     moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
@@ -566,12 +566,17 @@ def _roll_problem(ref: Referee, seen: Seen, player: int, count: int) -> tuple[st
     Where the dice lie comes first: a roll into the wrong half or out of turn does not count whether or not
     a die is cocked (referee.rolls tells which of the two it is)."""
     dice = seen.dice
-    if len(dice) < count:
-        return None
     if len(dice) > count:
         return "please_look", player, f"{len(dice)} dice on the board"
     halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+    if not dice or (len(dice) < count and all(d.half == halves[player] for d in dice)):
+        # a die not seen: what is seen decides only a die surely cocked (the other die cannot make the roll good)
+        sure_cocked = any(d.value is not None and not d.flat and d.sure for d in dice)
+        return ("cocked", player, "a die is cocked") if sure_cocked else None
+    # a die seen outside the roller's half is the roll's foul whatever the die not seen did (referee.rolls)
     placed = dice_out_of_place(player, (d.half for d in dice), halves, seen.hand, ref.settings.players)
+    if placed is not None and len(dice) < count and placed.kind != "please_look" and not all(d.sure for d in dice):
+        return "please_look", player, f"a die may lie outside {COLOURS[player]}'s right-hand half (the camera is unsure of it)"
     if placed is not None:
         return placed.kind, placed.player, placed.why
     problem = _dice_problem(dice, count)
@@ -582,6 +587,9 @@ def _roll_problem(ref: Referee, seen: Seen, player: int, count: int) -> tuple[st
 
 def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     dice = seen.dice
+    went_on = _opening_went_on(ref, seen)
+    if went_on is not None:
+        return went_on
     if not _is_start(seen.board) and (len(dice) < 2 or any(d.value is None or not d.flat for d in dice)):
         return _opening_from_play(ref, seen)
     if len(dice) < 2:
@@ -600,11 +608,14 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         rollers = {seating.roller(d.half) for d in dice}
         only = rollers.pop() if len(rollers) == 1 else None
         other = 1 - only if only is not None else None  # both in one half: the other roller
+        if not _is_start(seen.board):
+            # checkers have moved: these may be a later roll after an opening the camera missed; no foul on a guess
+            return replace(ref, dice_read=()), _look(other, f"opening roll: {why}, and the checkers have moved: please look")
         return ref, _reroll(None, f"opening roll: roll again: {why}", Call("wrong_half", other, (why,)))
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None
     event = OpeningRoll((d0, d1))
-    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=(), before_roll=ref.match, rolls_read=((max(d0, d1), min(d0, d1)),))
+    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=(), before_roll=ref.match, rolls_read=(((max(d0, d1), min(d0, d1)), _sureness(dice)),))
     if ref_after.game.phase is Phase.OPENING:
         note = "equal opening dice: roll again"
         if ref_after.game.cube > ref.game.cube:
@@ -652,6 +663,49 @@ def _opening_from_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     return _taken_from_play(ref, seen, OpeningRoll(fits[0]), values)
 
 
+def _opening_went_on(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """The opening roll went unseen (or was asked about) and play went on: the checkers stand one opening play
+    from the start, and two dice lie in one player's right-hand half.  Those are the next roll, not an opening
+    roll thrown into one half: the opening roll is the other player's, so it is taken from their play (with
+    the opening dice read, if any), the play judged, and the dice judged as the next player's roll.  Of rolls
+    that fit alike (6-1 or 4-3 for 13/7 24/... ), the first is recorded with a look asked naming the others:
+    the alternative, waiting for ever or calling the roll now down a foul, would lose the game."""
+    dice = seen.dice
+    halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+    if _is_start(seen.board) or len(dice) != 2 or dice[0].half != dice[1].half or dice[0].half not in halves:
+        return None
+    roller = halves.index(dice[0].half)
+    opener = 1 - roller
+    if seen.hand == opener or ref.settings.mode is Mode.TOURNAMENT:
+        return None  # the opener's own hand threw them: not the next roll
+    known = {halves.index(d.half): d.value for d in ref.dice_read if d.half in halves}
+    pairs = [(d0, d1) for d0 in range(1, 7) for d1 in range(1, 7)
+             if d0 != d1 and (d0 > d1) == (opener == 0) and known.get(0, d0) == d0 and known.get(1, d1) == d1]
+    fits = _fitting((((d0, d1), Position.start(), opener, (d0, d1)) for d0, d1 in pairs), seen)
+    if not fits:
+        return None
+    values = tuple(v for v in known.values() if v is not None)
+    others = [(max(p), min(p)) for p in fits[1:]]
+    return _went_on_with(ref, replace(seen, dice=()), OpeningRoll(fits[0]), values, others, "the opening roll", opener, seen)
+
+
+def _went_on_with(ref: Referee, played: Seen, event: OpeningRoll | Roll, known: tuple[int, ...], others: list[tuple[int, int]],
+                  subject: str, player: int, seen: Seen) -> tuple[Referee, Outcome]:
+    """Play went on past a turn whose roll was never seen whole: its roll is recorded as taken from the play
+    (``played``), with a look naming the ``others`` it fits alike, and the reading ``seen`` is followed as the
+    next turn's."""
+    ref, out = _taken_from_play(ref, played, event, known)
+    if others:
+        roll = (max(event.dice), min(event.dice))
+        text = (f"{subject} was never seen whole and play went on: recorded as {roll[0]}-{roll[1]}, "
+                f"but the play fits {' or '.join(f'{a}-{b}' for a, b in others)} as well: correct the record if it was another")
+        out = _merge(out, _look(player, text))
+    if ref.stage is not Stage.PLAYING or ref.game.phase is not Phase.ROLL:
+        return ref, out
+    ref, more = _await_roll(ref, seen)
+    return ref, _merge(out, more)
+
+
 def _void_roll(ref: Referee, mover: int) -> Outcome:
     names = ref.settings.players
     why = f"{names[1 - mover]} rolled before {names[mover]} picked up the dice: that roll is void"
@@ -670,6 +724,15 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         if seen.dice:
             return ref, Outcome()  # the last roller has not picked up yet
         ref = replace(ref, dice_on_board=False)
+    if (ref.cocked_seen and _still_lying(ref, ref.cocked_seen, seen) and not all(d.flat for d in seen.dice)
+            and not _same_checkers(ref, seen) and ref.settings.mode is not Mode.TOURNAMENT):
+        # The roller plays the dice as they lie: the die read cocked lies as the players take it, flat.  Vision
+        # alone says otherwise, so no foul stops play: a look, and the roll as read.
+        name = ref.settings.players[player]
+        text = f"{name}'s roll: a die read cocked is being played as it lies (the camera may be wrong): please look"
+        ref = replace(ref, cocked_seen=(), hidden_since=False)
+        ref, more = _await_roll(ref, replace(seen, dice=tuple(replace(d, flat=True) for d in seen.dice)))
+        return ref, _merge(_look(player, text), more)
     if ref.cocked_seen:
         ref, confirmed, still = _cocked_confirmed(ref, seen)
         if still:
@@ -700,6 +763,9 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         ref, more = _await_roll(ref, seen)
         return ref, _merge(_say(Note(text, "warning"), calls=[Call("moved_before_roll", player, (text,))]), more)
     if not seen.dice:
+        stood = _roll_without_play(ref, seen)
+        if stood is not None:
+            return stood
         return replace(ref, dice_read=(), called_dice=()), Outcome()  # picked up to roll again: what was read is void
     if ref.called_dice and _same_dice(ref.called_dice, seen.dice):
         return ref, Outcome()  # the dice called lie where they lay: said once
@@ -721,7 +787,27 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         return replace(ref, dice_read=_readable(seen.dice, ref.settings.right_half(player))), Outcome()
     d1, d2 = seen.dice[0].value, seen.dice[1].value
     assert d1 is not None and d2 is not None  # _roll_problem asks for a look at unreadable dice
-    return _record_roll(ref, (d1, d2), "")
+    return _record_roll(ref, (d1, d2), "", _sureness(seen.dice))
+
+
+def _roll_without_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """The roller's two dice were read (a look asked about one: maybe cocked, the camera unsure, so its number
+    counts) but not recorded, and are picked up with the checkers unmoved.  With a legal play to make that is
+    a roll made again; with none, it is the turn as the rules have it (roll, nothing to play, pick up): the roll
+    is recorded with its empty play.  Without this the referee would wait for a roll already made, and take
+    the opponent's next roll for one out of turn."""
+    player = ref.game.turn
+    read = _readable(ref.dice_read, ref.settings.right_half(player))
+    if len(read) != 2 or not _same_checkers(ref, seen) or ref.settings.mode is Mode.TOURNAMENT:
+        return None
+    a, b = read[0].value, read[1].value
+    assert a is not None and b is not None
+    roll = (max(a, b), min(a, b))
+    if legal_plays(ref.game.position, roll):
+        return None
+    ref, out = _record_roll(ref, roll, "", _sureness(read))
+    ref, more = _judge_seen(replace(ref, dice_on_board=False), replace(seen, dice=()))
+    return ref, _merge(out, more)
 
 
 def _same_die(a: SeenDie, b: SeenDie) -> bool:
@@ -739,11 +825,9 @@ def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]
     where they lay, now read flat, were flat (a misreading: no call, the roll stands); anything else (the die
     still cocked, the dice picked up or rolled again) confirms it.  Also says whether the die is still cocked
     (then the reading has no more to tell)."""
-    pending, hidden, ref = ref.cocked_seen, ref.hidden_since, replace(ref, cocked_seen=(), hidden_since=False)
+    pending, same = ref.cocked_seen, _still_lying(ref, ref.cocked_seen, seen)
+    ref = replace(ref, cocked_seen=(), hidden_since=False)
     player, name = ref.game.turn, ref.settings.players[ref.game.turn]
-    same = _same_dice(pending, seen.dice)
-    if hidden and any(d.xy is None for d in pending + seen.dice):
-        same = False  # picked up under the hand and rolled again, maybe to the same numbers: nothing tells
     if same and all(d.flat for d in seen.dice):
         return ref, Outcome(), False
     why = "a die is cocked"
@@ -752,13 +836,27 @@ def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]
     return ref, _say(Note(f"{name}: roll again: {why} (rolled again already)", "warning"), calls=[Call("cocked", player, (why,))]), False
 
 
-def _record_roll(ref: Referee, dice: tuple[int, int], how: str) -> tuple[Referee, Outcome]:
-    """The roll of the player on turn, seen with its dice still down."""
+def _still_lying(ref: Referee, pending: tuple[SeenDie, ...], seen: Seen) -> bool:
+    """Whether the dice read before (``pending``) still lie where they lay: each is seen again (a die not seen
+    before may have come into view).  Not when a hand hid the board and the readings say nowhere where the
+    dice lie: picked up under the hand and rolled again, maybe to the same numbers, nothing tells."""
+    if ref.hidden_since and any(d.xy is None for d in pending + seen.dice):
+        return False
+    return bool(pending) and len(seen.dice) <= 2 and all(any(_same_die(x, y) for y in seen.dice) for x in pending)
+
+
+def _sureness(dice: Iterable[SeenDie]) -> float:
+    """How sure vision is of a reading of a roll: its least sure die (a die given as a fact counts as sure)."""
+    return min((1.0 if d.confidence is None else d.confidence for d in dice), default=1.0)
+
+
+def _record_roll(ref: Referee, dice: tuple[int, int], how: str, sure: float = 1.0) -> tuple[Referee, Outcome]:
+    """The roll of the player on turn, seen with its dice still down (``sure``: how sure vision was of it)."""
     player = ref.game.turn
     d1, d2 = max(dice), min(dice)  # where each die landed means nothing
     event = Roll(player, (d1, d2))
     ref = replace(ref, match=apply_to_match(ref.match, event), dice_on_board=True, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
-                  before_roll=ref.match, rolls_read=(event.dice,), moved_unrolled=None)
+                  before_roll=ref.match, rolls_read=((event.dice, sure),), moved_unrolled=None)
     note = f"{ref.settings.players[player]} rolled {d1}-{d2}{how}"
     if not legal_plays(ref.game.position, (d1, d2)):
         note += ": no legal play; pick up the dice"
@@ -795,7 +893,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     """
     player = ref.game.turn
     names = ref.settings.players
-    went_on = _play_went_on(ref, seen)
+    went_on = _play_went_on(ref, seen) or _unseen_play_then_other_moved(ref, seen)
     if went_on is not None:
         return went_on
     if ref.moved_early:
@@ -812,6 +910,14 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         return ref, _void_roll(ref, player)
     if read:
         ref = replace(ref, dice_read=read)
+    if theirs and not mine:
+        stood = _roll_without_play(ref, seen)
+        if stood is not None:  # the roll with no play was picked up and the opponent has rolled
+            ref, out = stood
+            if ref.stage is Stage.PLAYING and ref.game.phase is Phase.ROLL:
+                ref, more = _await_roll(ref, seen)
+                out = _merge(out, more)
+            return ref, out
     known = tuple(d.value for d in ref.dice_read if d.value is not None)
     rolls = _rolls_explaining(ref, seen, known) if one_play else []
     strict = ref.settings.mode is Mode.TOURNAMENT
@@ -823,7 +929,12 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
             return ref, Outcome()
         return ref, _ask_roll(ref, known, rolls, dice_down=True)
     if len(rolls) != 1 or strict:
-        return replace(ref, asked_board=seen.board, asked_rolls=tuple(rolls)), _ask_roll(ref, known, rolls, dice_down=False)
+        asked = _ask_roll(ref, known, rolls, dice_down=False)
+        if not rolls and one_play and not theirs and _illegal_whatever_the_die_unseen(ref, seen, known):
+            text = (f"illegal play by {names[player]}: no roll with the {' and '.join(map(str, known))} seen allows the checkers "
+                    f"as they stand: correct the play (the roll was not seen whole: show it)")
+            asked = _merge(asked, _say(Note(text, "illegal"), calls=[Call("illegal_play", player, (text,))]))
+        return replace(ref, asked_board=seen.board, asked_rolls=tuple(rolls)), asked
     if not seen.dice and not known and ref.moved_unrolled != seen.board:
         # A play of one roll, and no die seen: the dice went unseen, or the roller is moving before rolling.
         # The next reading tells: the dice landing on it, the checkers put back, or the turn going on.
@@ -833,6 +944,38 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         ref, more = _await_roll(ref, seen)  # the opponent has rolled already
         out = _merge(out, more)
     return ref, out
+
+
+def _unseen_play_then_other_moved(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """A whole play of exactly one roll seen with no die anywhere (waiting one reading, see below), and now the
+    roller's checkers stand as they were left while the opponent's have moved, with no dice down: the roller's
+    turn is over (the roll is taken from the play, with a look) and the opponent is moving before rolling,
+    which their next turn follows as usual (called when put back, or when their dice land on it)."""
+    pending, player = ref.moved_unrolled, ref.game.turn
+    if pending is None or seen.dice or ref.dice_read or pending == seen.board or ref.settings.mode is Mode.TOURNAMENT:
+        return None
+    if pending.sides(player)[0] != seen.board.sides(player)[0] or not _one_play_away(ref.game.position, pending.sides(player)):
+        return None
+    rolls = _rolls_explaining(ref, replace(seen, board=pending, dice=()), ())
+    if len(rolls) != 1:
+        return None
+    return _went_on_with(ref, replace(seen, board=pending, dice=()), Roll(player, rolls[0]), (), [],
+                         f"{ref.settings.players[player]}'s roll", player, seen)
+
+
+def _illegal_whatever_the_die_unseen(ref: Referee, seen: Seen, known: tuple[int, ...]) -> bool:
+    """The dice picked up, a die of the roll read surely, and no roll holding it has a legal play within a
+    checker of the board as read (a stack miscounted looks like a play one checker off): the play is illegal
+    whatever the die not seen showed, and vision is sure of what that rests on."""
+    if not known or not ref.dice_read or not all(d.sure for d in ref.dice_read):
+        return False  # (points read unsure were allowed for already: no roll fits even on them, see _fitting)
+    g = ref.game
+    for roll in ROLLS:
+        if all(known.count(v) <= roll.count(v) for v in known):
+            afters = [p.after for p in legal_plays(g.position, roll)] or [g.position]
+            if any(_distance(Board.from_position(a, g.turn), seen.board) <= NEAR for a in afters):
+                return False
+    return True
 
 
 def _last_play_read_again(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
@@ -860,7 +1003,7 @@ def _last_play_read_again(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] |
     else:
         event: Event = Roll(mover, roll) if ref.plays > 1 else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
         base, retracted, events = apply_to_match(before_roll, event), 2, (event,)
-    again = replace(ref, match=base, plays=ref.plays - 1, before_roll=before_roll, rolls_read=() if inferred else (roll,))
+    again = replace(ref, match=base, plays=ref.plays - 1, before_roll=before_roll, rolls_read=() if inferred else ((roll, 1.0),))
     new, out = _judge_seen_after(again, seen.board.sides(mover))
     text = f"{name}'s play read again before {ref.settings.players[1 - mover]}'s turn began: taken as read now"
     said = Outcome(events=events, notes=(Note(text, "warning"),), retracted=retracted, inferred=events if inferred else (),
@@ -900,15 +1043,8 @@ def _play_went_on(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
     roll = likeliest or ref.asked_rolls[0]
     others = [r for r in ref.asked_rolls if r != roll]
     known = tuple(d.value for d in ref.dice_read if d.value is not None)
-    ref, out = _taken_from_play(ref, replace(seen, board=board, dice=()), Roll(player, roll), known)
-    if likeliest is None:
-        text = (f"{ref.settings.players[player]}'s roll was never seen whole and play went on: recorded as {roll[0]}-{roll[1]}, "
-                f"but the play fits {' or '.join(f'{a}-{b}' for a, b in others)} as well: correct the record if it was another")
-        out = _merge(out, _look(player, text))
-    if ref.stage is not Stage.PLAYING or ref.game.phase is not Phase.ROLL:
-        return ref, out
-    ref, more = _await_roll(ref, seen)
-    return ref, _merge(out, more)
+    return _went_on_with(ref, replace(seen, board=board, dice=()), Roll(player, roll), known, others if likeliest is None else [],
+                         f"{ref.settings.players[player]}'s roll", player, seen)
 
 
 def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_play: bool) -> tuple[Referee, Outcome]:
@@ -927,14 +1063,14 @@ def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_pl
         # seen moved with no dice down, then the dice rolled onto it, and it is no play of them: moved first
         name = ref.settings.players[ref.game.turn]
         text = f"{name} moved checkers before rolling: put them back, then play the {roll[0]}-{roll[1]}"
-        ref, out = _record_roll(ref, roll, "")
+        ref, out = _record_roll(ref, roll, "", _sureness(read))
         return ref, _merge(out, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())],
                                      calls=[Call("moved_before_roll", ref.game.turn, (text,))]))
     if ref.asked_board is not None and (seen.board != ref.asked_board or (ref.asked_rolls and roll not in ref.asked_rolls)):
         known = tuple(d.value for d in ref.dice_read if d.value is not None)
         rolls = _rolls_explaining(ref, seen, known)
         return replace(ref, asked_board=seen.board, asked_rolls=tuple(rolls)), _ask_roll(ref, known, rolls, dice_down=False)
-    return _record_roll(ref, roll, " (seen after the checkers moved)")
+    return _record_roll(ref, roll, " (seen after the checkers moved)", _sureness(read))
 
 
 def _one_play_away(before: Position, sides: tuple[tuple[int, ...], ...]) -> bool:
@@ -1040,18 +1176,26 @@ def _cube_action(ref: Referee, seen: Seen, player: int) -> tuple[Referee, Outcom
     expected_position = "centre" if g.cube_owner is None else COLOURS[g.cube_owner]
     if seen.cube_position == expected_position and _cube_value(seen) == g.cube:
         return None
-    if seen.cube_position == COLOURS[1 - player] and _cube_value(seen) == g.cube * 2:
+    # Pushed over to the opponent's side from where it lay: a double, to the one value the rules allow.  A face
+    # read otherwise there (a 16 for the 2, seen on independent footage) is vision unsure of the face, not a
+    # cube that jumped: the double is taken, with a look at the face.
+    pushed = seen.cube_position == COLOURS[1 - player] and seen.cube_position != expected_position
+    if pushed or (seen.cube_position == COLOURS[1 - player] and _cube_value(seen) == g.cube * 2):
         try:
             match = apply_to_match(ref.match, Double(player))
         except EventRefused as exc:
             # a cube misread looks just like it (seen on independent footage): ask for a look, call no foul
             return ref, _look(player, f"the cube cannot be turned: {exc}: please look")
         ref = replace(ref, match=match)
-        return ref, _say(
+        out = _say(
             Note(f"{ref.settings.players[player]} doubles to {g.cube * 2}: take (roll on) or drop (button)"),
             signals=[Signal(SignalKind.CUBE, (g.cube * 2, COLOURS[1 - player]))],
             events=[Double(player)],
         )
+        if _cube_value(seen) != g.cube * 2:
+            out = _merge(out, _look(player, f"the cube was pushed to {COLOURS[1 - player]}'s side reading {seen.cube_value}: "
+                                            f"taken as the double to {g.cube * 2}, the only value it can be turned to: please look at its face"))
+        return ref, out
     return None
 
 
@@ -1166,38 +1310,58 @@ def _roll_read_again(ref: Referee, seen: Seen) -> Referee:
     """Count another reading of the roll while its dice lie on the board (a die misread once is outvoted)."""
     g = ref.game
     halves = {ref.settings.right_half(0), ref.settings.right_half(1)} if ref.plays == 0 else {ref.settings.right_half(g.turn)}
-    values = [d.value for d in seen.dice if d.half in halves and d.known and d.value is not None]
-    if len(values) != 2 or len(seen.dice) != 2:
+    dice = [d for d in seen.dice if d.half in halves and d.known and d.value is not None]
+    if len(dice) != 2 or len(seen.dice) != 2:
         return ref
-    a, b = (v for v in values if v is not None)
-    return replace(ref, rolls_read=ref.rolls_read + ((max(a, b), min(a, b)),))
+    a, b = (d.value for d in dice)
+    assert a is not None and b is not None
+    return replace(ref, rolls_read=ref.rolls_read + (((max(a, b), min(a, b)), _sureness(dice)),))
 
 
-def _misread_roll(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[Referee, Outcome] | None:
-    """A play illegal with the roll recorded but legal with another roll read as often or more this turn:
-    the recorded roll was the misread one.  It is withdrawn and the other recorded (never to excuse a play
-    with a roll nobody read)."""
+OUTWEIGH = 2.0  # a roll read this much more surely than one making the play legal is taken over it (the play then illegal)
+
+
+def _roll_decided(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, int] | None:
+    """The roll to judge this turn's play by, when its readings disagree (None: one roll read, or none).
+
+    Each reading counts by how sure vision was of it (its least sure die), summed over the readings while the
+    dice lay: a die misread once at low confidence is outvoted, whichever reading came first.  Where the rules
+    decide between readings, they do: of the rolls read, one the play is legal with is taken, unless another was
+    read at least twice as surely and surely (then the play is called with that one: on independent footage,
+    excusing a play with a roll misread once hid a real illegal play).  Never a roll nobody read."""
     g = ref.game
     if ref.before_roll is None or g.dice is None:
         return None
-    counts = {r: ref.rolls_read.count(r) for r in ref.rolls_read}
-    recorded = counts.get(g.dice, 0)
-    name = ref.settings.players[g.turn]
-    for roll in sorted(counts, key=lambda r: -counts[r]):
-        if roll == g.dice or counts[roll] < recorded or (ref.plays == 0 and roll[0] == roll[1]):
-            continue
-        if judge(g.position, roll, after).legal:
-            return _amend_roll(ref, roll, after, f"{name}'s roll was {roll[0]}-{roll[1]}, not {g.dice[0]}-{g.dice[1]} (a die misread once)")
-    return None
+    weight: dict[tuple[int, int], float] = {}
+    surest: dict[tuple[int, int], float] = {}
+    for roll, sure in ref.rolls_read:
+        if ref.plays == 0 and roll[0] == roll[1]:
+            continue  # no opening roll is a double
+        weight[roll] = weight.get(roll, 0.0) + sure
+        surest[roll] = max(surest.get(roll, 0.0), sure)
+    if len(weight) < 2:
+        return None
+    legal = {r: judge(g.position, r, after).legal for r in weight}
+    order = sorted(weight, key=lambda r: (-weight[r], r != g.dice))  # the surest first; alike, the one recorded
+    heaviest = order[0]
+    fits = [r for r in order if legal[r]]
+    if legal[heaviest] or not fits:
+        return heaviest
+    other = fits[0]
+    if weight[heaviest] >= OUTWEIGH * weight[other] and surest[heaviest] >= SURE:
+        return heaviest
+    return other
 
 
-def _amend_roll(ref: Referee, roll: tuple[int, int], after: Position | tuple[tuple[int, ...], tuple[int, ...]], text: str) -> tuple[Referee, Outcome]:
-    """Withdraw the roll recorded this turn, record ``roll`` instead, and commit the play (legal with it)."""
-    assert ref.before_roll is not None
+def _amend_roll(ref: Referee, roll: tuple[int, int], seen: Seen) -> tuple[Referee, Outcome]:
+    """Withdraw the roll recorded this turn, record ``roll`` instead, and judge the play with it."""
+    assert ref.before_roll is not None and ref.game.dice is not None
     mover = ref.game.turn
+    was = ref.game.dice
     event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
     amended = replace(ref, match=apply_to_match(ref.before_roll, event))
-    new, out = _judge_seen_after(amended, after)
+    text = f"{ref.settings.players[mover]}'s roll was {roll[0]}-{roll[1]}, not {was[0]}-{was[1]} (the dice were read both ways; the surer reading taken)"
+    new, out = _judge_seen(amended, seen, decided=True)
     return new, _merge(Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1), out)
 
 
@@ -1256,18 +1420,20 @@ def _judge_seen_after(ref: Referee, after: Position | tuple[tuple[int, ...], tup
                         f"{ref.settings.players[g.turn]} played {verdict.play}")
 
 
-def _judge_seen(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Referee, Outcome]:
+    """Judge the checkers seen as the play of the roll recorded (``decided``: the roll was chosen among
+    disagreeing readings already)."""
     g = ref.game
     assert g.dice is not None  # a play is judged only after a roll
     player = g.turn
     after = _explained(ref, seen)
+    roll = None if decided else _roll_decided(ref, after)
+    if roll is not None and roll != g.dice:
+        return _amend_roll(ref, roll, seen)
     verdict = judge(g.position, g.dice, after)
     name = ref.settings.players[player]
     if verdict.legal:
         return _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
-    amended = _misread_roll(ref, after)
-    if amended is not None:
-        return amended
     early = _played_then_other_moved(ref, seen)
     if early is not None:
         return _other_moved_early(ref, early)

@@ -2,8 +2,15 @@
 
 Each settled reading of a :mod:`referee.recording` script is held for a few
 frames (the board at rest); a reading with a hand over the board becomes a few
-frames of an arm sweeping in.  Dice keep their place for as long as a roll
-lies on the board.  Everything is drawn from seeds, so the same seeds give the
+frames of an arm reaching in from the seat of the player whose hand it is (the
+script says whose: the thrower's arm comes from the thrower's side, so who
+rolled can be told as on a real table).  Dice keep their place for as long as a
+roll lies on the board.
+
+Which half each player rolls into follows here from the physical picture (where
+dark sits, where the home boards lie), written out in :func:`dark_right_half`:
+the generator never asks the product's own derivation (``referee.seating``),
+which it exists to check.  Everything is drawn from seeds, so the same seeds give the
 same frames.  Used by the end-to-end tests, the service benchmark and
 ``python -m referee.footage`` (which writes a video or a folder of frames).
 """
@@ -26,7 +33,6 @@ from vision.geometry import bar_centre, checker_centre
 from vision.render import CubeSpec, DieSpec, Scene, Setup, _free_spot, paint_board, paint_scene, photograph, random_setup, with_arm
 
 from .recording import Script, record_game
-from .seating import Seating
 
 Frame = NDArray[np.uint8]
 
@@ -97,6 +103,45 @@ class _Placer:
         return self.dice
 
 
+def dark_bottom_edge(layout: Layout) -> bool:
+    """Whether dark sits at the bottom edge of the canonical plane (the large-y edge): the layout's
+    standard picture has dark at the bottom, turned 180 degrees when it says otherwise."""
+    return bool(layout.dark_bottom)
+
+
+def dark_right_half(layout: Layout) -> str:
+    """The half on dark's right, from the picture: where the home boards lie across the plane, and which
+    way dark faces.  In the standard picture (home boards on the right, dark at the bottom) the home
+    boards are on the plane's right; mirrored when not ``home_right``; the whole picture turned 180
+    degrees when dark sits at the top.  Seated at the bottom edge a player faces up the plane, so their
+    right is the plane's right; seated at the top edge, the plane's left."""
+    home_on_plane_right = bool(layout.home_right)
+    if not dark_bottom_edge(layout):
+        home_on_plane_right = not home_on_plane_right
+    dark_right_is_plane_right = dark_bottom_edge(layout)
+    return "home" if home_on_plane_right == dark_right_is_plane_right else "outer"
+
+
+def arm_from_seat(rng: np.random.Generator, scene: Scene, colour: str) -> Scene:
+    """The scene with ``colour``'s arm reaching in from their own seat: it comes over the table's edge on
+    their side and the hand stops on their side of the middle or a little past it, as a throw or a
+    move does."""
+    geo = BoardGeometry()
+    bottom = (colour == "dark") == dark_bottom_edge(scene.layout)
+    start = (float(rng.uniform(60, geo.width - 60)), geo.depth + 200.0 if bottom else -200.0)
+    reach = float(rng.uniform(0.2, 0.6)) * geo.depth  # how far in from their edge the hand gets
+    end = (float(rng.uniform(100, geo.width - 100)), geo.depth - reach if bottom else reach)
+    return replace(scene, arm=(start, end, float(rng.uniform(70, 95))))
+
+
+def _arm(rng: np.random.Generator, scene: Scene, hands: list[str] | None) -> Scene:
+    """An arm over the board: the hand's owner's, when the script says whose (one of two hands, turn
+    about), else from any side."""
+    if not hands:
+        return with_arm(rng, scene)
+    return arm_from_seat(rng, scene, hands[int(rng.integers(len(hands)))])
+
+
 def footage(
     items: list[dict[str, Any]], setup: Setup, seed: int, cfg: FootageConfig = FootageConfig()
 ) -> Iterator[tuple[float, Frame, dict[str, Any] | None]]:
@@ -119,7 +164,7 @@ def footage(
         # each frame has its own sensor noise.  A passing arm moves every frame.
         canvas = None if occluded else paint_scene(np.random.default_rng(frame_seed), scene, board, setup.palette, cam, geo)
         for _ in range(count):
-            shown = with_arm(rng, scene) if occluded else scene
+            shown = _arm(rng, scene, item.get("hands")) if occluded else scene
             if occluded:
                 canvas = paint_scene(np.random.default_rng(frame_seed), shown, board, setup.palette, cam, geo)
             assert canvas is not None
@@ -148,7 +193,7 @@ def game_items(seed: int, layout: Layout, script: Script | None = None, turns: i
     """The readings of a scripted game whose rolls land in the right halves for ``layout``,
     cut after ``turns`` plays when given."""
     script = script or Script()
-    script.dark_right_half = Seating.from_layout(layout).dark_right
+    script.dark_right_half = dark_right_half(layout)
     items = []
     plays = 0
     for item in record_game(random.Random(seed), script):
@@ -159,6 +204,14 @@ def game_items(seed: int, layout: Layout, script: Script | None = None, turns: i
             if plays > 4 * turns:
                 break
     return items
+
+
+# Every foul of issue #43 item 6 in a turn of its own (0 = the opening play): an illegal play then corrected,
+# a cocked die, a roll into the opponent's half (one die, then both dice thrown by the roller's hand), a roll
+# out of turn (the other player's hand throwing), checkers moved before the roll, a checker moved while one
+# waits on the bar (the first time a player is on the bar), a roll before the pickup; a double taken.
+EVERY_FOUL: dict[str, int] = dict(cocked_die_turn=1, wrong_die_turn=2, wrong_half_turn=3, out_of_turn_turn=4, moved_before_roll_turn=5,
+                                  wrong_half_both_turn=6, early_roll_turn=7, one_die_turn=8, double_turn=9)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -172,12 +225,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fps", type=float, default=5.0)
     parser.add_argument("--grain", type=float, default=0.7, help="temporal sensor noise (0 for a compact video)")
     parser.add_argument("--camera-noise", type=float, help="the camera's own noise level (grey levels), instead of the setup's")
+    parser.add_argument("--every-foul", action="store_true",
+                        help="inject every foul a referee must call (issue #43 item 6), each in a turn of its own: see EVERY_FOUL")
     args = parser.parse_args(argv)
     cfg = replace(FootageConfig(), size=(args.width, args.height), fps=args.fps, grain=args.grain)
     setup = scripted_setup(args.camera_seed, cfg.size)
     if args.camera_noise is not None:
         setup = replace(setup, camera=replace(setup.camera, noise=args.camera_noise))
-    script = Script()
+    script = Script(**EVERY_FOUL) if args.every_foul else Script()
     items = game_items(args.seed, setup.layout, script, args.turns)
     writer = None
     folder = None

@@ -93,7 +93,10 @@ def record_game(rng: random.Random, script: Script | None = None) -> Iterator[di
         """A reading; ``hands``: the players whose hand is over the board (the reading is then occluded)."""
         nonlocal t
         t += dt
-        return {"t": round(t, 2), "reading": _reading(board, dice, cube, hands)}
+        item = {"t": round(t, 2), "reading": _reading(board, dice, cube, hands)}
+        if hands:
+            item["hands"] = [COLOURS[p] for p in sorted(set(hands))]  # whose arm is over the board (footage draws it from their seat)
+        return item
 
     throws = 0
 

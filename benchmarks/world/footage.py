@@ -116,6 +116,7 @@ class Film:
     stacking: str
     typeface: str
     seed: int
+    hold_out: dict[str, tuple[str, ...]] = field(default_factory=dict)  # factor values never drawn (the held-out split)
     position: Position = field(default_factory=Position.start)
     dice: tuple[Die, ...] = ()
     cube: Cube | None = None
@@ -227,12 +228,15 @@ def _bar_variant(pos: Position, a: Action) -> Position | None:
 
 
 def film_game(game: list[Action], mounting: FootageMounting, seed: int, plays: int | None = None,
-              fouls: bool = True, corrupt: float = 0.0) -> tuple[Film, list[Foul], list[dict[str, Any]]]:
-    """The shots of a game, the fouls injected, and the game as played (truth)."""
+              fouls: bool = True, corrupt: float = 0.0, hold_out: dict[str, tuple[str, ...]] | None = None
+              ) -> tuple[Film, list[Foul], list[dict[str, Any]]]:
+    """The shots of a game, the fouls injected, and the game as played (truth); ``hold_out`` bars factor values."""
     rng = random.Random(seed)
-    f = choose(rng, {"cube": "centre"})
+    hold = dict(hold_out or {})
+    f = choose(rng, {"cube": "centre"}, hold)
     seating = mounting.seating()
-    film = Film(seating, rng, dice_style(f, rng), rng.choice(("centred", "end", "skewed", "towers", "loose")), f["typeface"], seed)
+    stackings = tuple(s for s in ("centred", "end", "skewed", "towers", "loose") if s not in hold.get("stacking", ()))
+    film = Film(seating, rng, dice_style(f, rng), rng.choice(stackings), f["typeface"], seed, hold)
     film.cube = cube_at(rng, seating, 1, "centre", film.typeface)
     rolls = [i for i, a in enumerate(game) if a.kind == "roll"]
     if plays is not None and len(rolls) > plays:
@@ -342,7 +346,7 @@ def _corrupt(film: Film, rng: random.Random, share: float) -> None:
 def frames(film: Film, mounting: FootageMounting, seed: int) -> Iterator[tuple[float, np.ndarray, State]]:
     """Render every frame: a settled state once (then only the sensor noise changes), an arm each time."""
     rng = random.Random(seed + 3)
-    f = choose(rng, {"motion": "none", "defocus": "sharp", "dim": "bright", "arms": "none", "jpeg": "75-95"})
+    f = choose(rng, {"motion": "none", "defocus": "sharp", "dim": "bright", "arms": "none", "jpeg": "75-95"}, film.hold_out)
     look = look_for(f, rng)
     cam = mounting.camera(rng)
     cache: dict[str, Any] = {}
@@ -364,12 +368,13 @@ def reading(seating: Seating, st: State) -> dict[str, Any]:
 
 
 def write_footage(out: Path, game_no: int, mounting: FootageMounting, seed: int, plays: int | None = None, fouls: bool = True,
-                  corrupt: float = 0.0, match: Path = MATCH, jpeg_quality: int = 88) -> dict[str, Any]:
+                  corrupt: float = 0.0, match: Path = MATCH, jpeg_quality: int = 88,
+                  hold_out: dict[str, tuple[str, ...]] | None = None) -> dict[str, Any]:
     """Render one game's footage into ``out``; returns the truth written to ``out/truth.json``."""
     games = read_match(match)
     if not 1 <= game_no <= len(games):
         raise SystemExit(f"{match.name} has games 1..{len(games)}")
-    film, injected, played = film_game(games[game_no - 1], mounting, seed, plays, fouls, corrupt)
+    film, injected, played = film_game(games[game_no - 1], mounting, seed, plays, fouls, corrupt, hold_out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "fps.txt").write_text(f"{FPS:g}\n")
     settled, corrupted = [], []
