@@ -151,8 +151,10 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
         sure = float(probs[i, k])
         if probs[i, COVERED] >= 0.5 or p.foreign > cfg.occluded_fraction:  # something over the point: occluded, never a guess
             out.append(StackReading(None, max(float(probs[i, COVERED]), p.confidence if p.count is None else 0.0), p.foreign, p.lean))
-        elif sure >= cfg.learned_min or (p.count is not None and abs(p.count) == int(k)):
+        elif sure >= cfg.learned_min:
             out.append(StackReading(signed(p, int(k)), sure, p.foreign, p.lean))
+        elif p.count is not None and probs[i, abs(p.count)] >= 0.5 * sure:  # a count the network finds nearly as likely
+            out.append(StackReading(p.count, float(probs[i, abs(p.count)]), p.foreign, p.lean))
         else:
             out.append(StackReading(None, sure, p.foreign, p.lean))  # unsure, and the colours read otherwise
     return out
