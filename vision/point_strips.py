@@ -125,15 +125,16 @@ def strip_probabilities(net: cv2.dnn.Net, strips: NDArray[np.uint8]) -> NDArray[
 
 
 def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: list[StackReading],
-                   maps: Maps | None = None) -> list[StackReading]:
+                   near_dice: NDArray[np.bool_] | None = None, maps: Maps | None = None) -> list[StackReading]:
     """The points' counts as the learned counter reads them, their colour the one the calibration's colour classes
     say explains that many checkers better (each reading's ``lean``). A point is left unread where the network sees
     something over it (its ``COVERED`` class) or colours no class of the set explain lie on it
     (``occluded_fraction``). Elsewhere the network's count stands where it is sure (``learned_min``), and where it
     is less sure only if the colour profiles (``points``) read the same count: they are a second opinion, never a
     count alone (alone they gave most of the confident wrong counts; the network, trained on arms, sleeves and cups,
-    beats the arm seen crossing the frame and the rims' rules). A point a die or the cube lies on is counted so too
-    (its colours say nothing there). Unchanged when ``cfg.learned_points`` is off
+    beats the arm seen crossing the frame and the rims' rules). On a point a die or the cube lies on (``near_dice``)
+    the colour profiles' reading stands (the network read a die beside a stack as three checkers on a Blender
+    fixture). Unchanged when ``cfg.learned_points`` is off
     or no weights ship. ``maps``: the strips' remap tables, if made."""
     net = load_point_net() if cfg.learned_points else None
     if net is None:
@@ -151,6 +152,8 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
         sure = float(probs[i, k])
         if probs[i, COVERED] >= 0.5 or p.foreign > cfg.occluded_fraction:  # something over the point: occluded, never a guess
             out.append(StackReading(None, max(float(probs[i, COVERED]), p.confidence if p.count is None else 0.0), p.foreign, p.lean))
+        elif near_dice is not None and near_dice[i]:
+            out.append(p)
         elif sure >= cfg.learned_min:
             out.append(StackReading(signed(p, int(k)), sure, p.foreign, p.lean))
         elif p.count is not None and probs[i, abs(p.count)] >= 0.5 * sure:  # a count the network finds nearly as likely
