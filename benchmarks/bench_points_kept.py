@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             for n, reader in readers.items():
                 t0 = time.process_time()
                 try:
-                    got = reader(image)["points"]
+                    got = list(reader(image).points)
                 except VisionError:
                     got = [None] * 24
                 secs[n].append(time.process_time() - t0)

@@ -1,17 +1,19 @@
 """Train the learned checker counter (``vision/point_counts.onnx``) on renders of the project's renderer.
 
-    nice python -m benchmarks.train_points   # seed 3: renders, trains, exports the shipped weights (`train` extra)
+    nice python -m benchmarks.train_points   # seed 4: renders, trains, exports the shipped weights (`train` extra)
     python -m benchmarks.train_points --seed 1 --frames 40 --epochs 1   # a quick smoke run
 
 Every frame is a random installation (camera turned any way, tilted up to 20°, near or far; a lamp of
-2700-5000 K or dim, white balance off, shadows soft or hard; noise, JPEG, defocus, motion blur) over
-random stacks: each point empty or holding 1..15 checkers of either colour, piled in one of
-``vision.render.STACKING``'s styles; in some frames an arm reaches over the board. Truth is the scene
-description's counts, and ``COVERED`` for a point the arm lies over. Strips are taken from the
-renderer's painted plane (what the camera sees, parallax included) at the camera's resolution, lit by
-its lamp, blurred, with noise and JPEG (``photograph_strips``: a third of a full render's time),
-shifted and turned by a few mm and a degree as a calibration's fit is off, and bent as a lens the
-calibration measured a little wrong (barrel or pincushion) would bend them.
+2700-5000 K or dim down to a fifth of the light, white balance off, shadows soft or hard, and in a third of
+frames hard shadow bands across the board; noise, JPEG, defocus to 3 px, motion blur to 16 px) over random
+stacks: each point empty or holding 1..15 checkers of either colour, or in a third of frames a crowded
+board of piles of 6..15, piled in one of ``vision.render.STACKING``'s styles; in some frames an arm reaches
+over the board, in others sleeves and dice cups of any colour lie partly over points. Truth is the scene
+description's counts, and ``COVERED`` for a point an arm, a sleeve or a cup lies over. Strips are taken from
+the renderer's painted plane (what the camera sees, parallax included) at the camera's resolution, lit by
+its lamp, blurred, with noise and JPEG (``photograph_strips``: a third of a full render's time), shifted and
+turned by a few mm and a degree as a calibration's fit is off, and bent as a lens the calibration measured
+a little wrong (barrel or pincushion, more at the board's edges) would bend them.
 
 Held out from training (and from any tuning), for ``benchmarks/bench_points.py`` to judge on:
 the stacking style ``HELD_OUT_STYLE`` and the lamp ``HELD_OUT_LAMP``.
@@ -58,16 +60,26 @@ TRAIN_LAMPS = ("warm", "dim")
 
 
 def random_stacks(rng: np.random.Generator) -> tuple[int, ...]:
-    """Each point empty (two in five) or 1..15 of one colour; a point facing a pile past five is kept short
-    (two such piles would overlap in the middle of the board)."""
+    """Each point empty (two in five) or 1..15 of one colour; in ``CROWDED_SHARE`` of frames a crowded
+    board instead: two to eight piles of 6..15 (second and third layers, as a bear-in or a prime makes them)
+    and the rest mostly empty or short. A point facing a pile past five is kept short (two such piles would
+    overlap in the middle of the board)."""
     pts = [0] * 24
+    crowded = rng.random() < CROWDED_SHARE
+    piles = set(rng.permutation(24)[:int(rng.integers(2, 9))].tolist()) if crowded else set()
     for p in rng.permutation(24):
-        if rng.random() < 0.4:
-            continue
         cap = 4 if abs(pts[23 - p]) > 5 else 15
-        n = int(min(cap, rng.integers(1, 16)))
+        if p in piles and cap > 5:
+            n = int(rng.integers(6, 16))
+        elif rng.random() < (0.6 if crowded else 0.4):
+            continue
+        else:
+            n = int(min(cap, rng.integers(1, 6 if crowded else 16)))
         pts[p] = n if rng.random() < 0.5 else -n
     return tuple(pts)
+
+
+CROWDED_SHARE = 0.35
 
 
 def wide_palette(rng: np.random.Generator) -> Palette:
@@ -109,6 +121,7 @@ def random_camera(rng: np.random.Generator, lamps: tuple[str, ...]) -> Camera:
 
 LAMP_TINT = {"warm": (0.78, 0.92, 1.08), "cool": (1.08, 1.0, 0.9), "dim": (0.85, 0.9, 1.0)}  # as vision.render's lamps
 LAMP_GAIN = {"warm": 1.05, "cool": 1.0, "dim": 0.5}
+DIM_GAIN = (0.2, 0.6)  # a dim lamp's gain: from a dark room to a low lamp (the camera's noise stays the same)
 NEUTRAL = (1.0, 1.0, 1.0)
 
 
@@ -126,23 +139,40 @@ def lamp_tint(rng: np.random.Generator, lamp: str) -> np.ndarray:
 
 def lens_bend(rng: np.random.Generator, mm: np.ndarray, geo: BoardGeometry) -> np.ndarray:
     """The strips' board millimetres bent radially about a spot near the board's centre, as a lens whose
-    distortion the calibration measured a little wrong (either way: barrel or pincushion) misplaces them."""
+    distortion the calibration measured a little wrong (either way: barrel or pincushion) misplaces them;
+    a fourth-order term bends the board's edges (where a wide lens is least well measured) more."""
     c = np.array([geo.width / 2, geo.depth / 2]) + rng.normal(0, 40, 2)
     d = mm - c
     r2 = (d ** 2).sum(axis=-1, keepdims=True) / (geo.width / 2) ** 2
-    return c + d * (1 + rng.uniform(-0.03, 0.03) * r2)
+    return c + d * (1 + rng.uniform(-0.04, 0.04) * r2 + rng.uniform(-0.03, 0.03) * r2 ** 2)
+
+
+def shadow_bands(rng: np.random.Generator, mm: np.ndarray, geo: BoardGeometry) -> np.ndarray:
+    """A light field (the shape of ``mm`` less its last axis) with hard shadow bands across the board, as a
+    lamp's arm, a window's frame or a player's shoulder cast them: one to three straight bands of any
+    direction, 15-200 mm wide, each taking 20-70% of the light, their edges 0.5-12 mm soft."""
+    field = np.ones(mm.shape[:-1], np.float32)
+    for _ in range(int(rng.integers(1, 4))):
+        a = rng.uniform(0, np.pi)
+        n = np.array([np.cos(a), np.sin(a)])
+        centre = np.array([rng.uniform(0, geo.width), rng.uniform(0, geo.depth)])
+        d = (mm - centre) @ n  # signed distance from the band's middle line
+        half, soft = rng.uniform(7.5, 100.0), rng.uniform(0.5, 12.0)
+        inside = np.clip((half - np.abs(d)) / soft + 0.5, 0.0, 1.0)
+        field *= (1.0 - rng.uniform(0.2, 0.7) * inside).astype(np.float32)
+    return field
 
 
 def blur_strips(rng: np.random.Generator, strips: np.ndarray, res: float) -> np.ndarray:
-    """Defocus (Gaussian, up to 1.8 camera pixels) in some frames, motion blur (3-7 camera pixels, any
-    direction) in others; ``res``: camera pixels per mm (a strip's pixel is about 0.9 mm)."""
+    """Defocus (Gaussian, up to 3 camera pixels) in some frames, motion blur (3-16 camera pixels, any
+    direction) in others; ``res``: camera pixels per mm (a strip's pixel is about 1.3 mm)."""
     mm_px = (STRIP_ALONG[1] - STRIP_ALONG[0]) / STRIP_SIZE[1]
     out = strips
     if rng.random() < 0.5:
-        sigma = rng.uniform(0.3, 1.8) / res / mm_px
+        sigma = rng.uniform(0.3, 3.0) / res / mm_px
         out = cv2.GaussianBlur(out, (0, 0), max(0.2, sigma))
-    if rng.random() < 0.3:
-        n = max(3, int(round(rng.uniform(3, 7) / res / mm_px)) | 1)
+    if rng.random() < 0.4:
+        n = max(3, int(round(rng.uniform(3, 16) / res / mm_px)) | 1)
         k = np.zeros((n, n), np.float32)
         a = rng.uniform(0, np.pi)
         c = n // 2
@@ -178,7 +208,10 @@ def photograph_strips(rng: np.random.Generator, canvas: np.ndarray, cam: Camera,
     strips = cv2.remap(blur, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lx, ly = cam.lamp_xy[0] * geo.width + rng.normal(0, 60), cam.lamp_xy[1] * geo.depth + rng.normal(0, 60)
     r2 = ((mm[..., 0] - lx) ** 2 + (mm[..., 1] - ly) ** 2) / (geo.width * 1.6) ** 2
-    gain = LAMP_GAIN[cam.lamp] * (1 + rng.uniform(-0.25, 0.25)) / (1.0 + 1.2 * r2)
+    level = rng.uniform(*DIM_GAIN) if cam.lamp == "dim" else LAMP_GAIN[cam.lamp] * (1 + rng.uniform(-0.25, 0.25))
+    gain = level / (1.0 + 1.2 * r2)
+    if rng.random() < BAND_SHARE:
+        gain = gain * shadow_bands(rng, mm, geo)
     strips = strips * (gain[..., None] * lamp_tint(rng, cam.lamp)) * 255.0
     strips = blur_strips(rng, strips.astype(np.float32), res)
     strips += rng.normal(0, cam.noise, strips.shape)
@@ -204,32 +237,109 @@ def render_frames(seed: int, styles: tuple[str, ...], lamps: tuple[str, ...], pe
         if rng.random() < ARM_SHARE:
             scene = with_arm(rng, scene)
         canvas = paint_scene(rng, scene, board, pal, cam, geo)
+        covers = random_covers(rng, geo) if rng.random() < COVER_SHARE else []
+        paint_covers(rng, canvas, covers, cam)
         # a calibration's fit: a few mm off, and a little turned
         shake = np.column_stack([rng.normal(0, 2.0, 24) + rng.normal(0, 1.5), rng.normal(0, 1.5, 24) + rng.normal(0, 1.0),
                                  rng.normal(0, math.radians(1.0), 24)])
         strips.append(photograph_strips(rng, canvas, cam, geo, layout, shake))
-        counts.append(labels_of(scene, geo))
+        counts.append(labels_of(scene, geo, [c for c, _, _ in covers]))
     return np.concatenate(strips), np.concatenate(counts)
 
 
 ARM_SHARE = 0.3  # frames with an arm over the board
+BAND_SHARE = 0.35  # frames with hard shadow bands across the board
+COVER_SHARE = 0.35  # frames with sleeves or cups over the board (besides the arm)
 COVERED_FROM, COUNTED_UNDER = 0.12, 0.02  # share of a point's checkers' area under an arm: covered / still counted
 
 
-def labels_of(scene: Scene, geo: BoardGeometry) -> np.ndarray:
-    """The 24 points' classes: their signed counts, ``COVERED`` (as +COVERED) where an arm hides at least
-    ``COVERED_FROM`` of where the point's checkers lie (its first row's length, or one checker's if bare),
-    and ``IGNORED`` where it hides a sliver (neither a clear count nor clearly covered: not trained on)."""
-    out = np.array(scene.points, np.int64)
+Cover = tuple  # ("line", (x0, y0), (x1, y1), width) or ("disc", (x, y), radius): board mm
+
+
+def scene_covers(scene: Scene) -> list[Cover]:
+    """The scene's arm as :data:`Cover` shapes (as ``vision.render.paint_arm`` paints it: a forearm and a hand)."""
     if scene.arm is None:
-        return out
+        return []
     (a, b, width) = scene.arm
-    ppm = 1.0
-    h, w = int(geo.depth + 400), int(geo.width + 400)
-    mask = np.zeros((h, w), np.uint8)
-    off = 200
-    cv2.line(mask, (int(a[0] + off), int(a[1] + off)), (int(b[0] + off), int(b[1] + off)), 1, int(width * ppm))
-    cv2.circle(mask, (int(b[0] + off), int(b[1] + off)), int(width * 1.1 / 2), 1, -1)
+    return [("line", a, b, width), ("disc", b, width * 1.1 / 2)]
+
+
+def random_covers(rng: np.random.Generator, geo: BoardGeometry) -> list[tuple[Cover, tuple[float, float, float], float]]:
+    """Sleeves and cups over the board, partly over points: each shape, its colour (BGR) and how much texture
+    (a sleeve's folds, a cup's leather). A sleeve reaches in from a side, 90-150 mm wide, of any cloth's colour;
+    a dice cup (70-95 mm across) stands anywhere on the board, its colour anywhere from black to tan."""
+    out: list[tuple[Cover, tuple[float, float, float], float]] = []
+    for _ in range(int(rng.integers(1, 3))):
+        colour = tuple(float(v) for v in rng.uniform(0.03, 0.85) * rng.uniform(0.5, 1.2, 3))
+        if rng.random() < 0.5:
+            side = int(rng.integers(4))
+            x, y = float(rng.uniform(0, geo.width)), float(rng.uniform(0, geo.depth))
+            start = [(x, -250.0), (x, geo.depth + 250), (-250.0, y), (geo.width + 250, y)][side]
+            end = (float(rng.uniform(60, geo.width - 60)), float(rng.uniform(40, geo.depth - 40)))
+            out.append((("line", start, end, float(rng.uniform(90, 150))), colour, 0.25))  # type: ignore[arg-type]
+        else:
+            c = (float(rng.uniform(0, geo.width)), float(rng.uniform(0, geo.depth)))
+            out.append((("disc", c, float(rng.uniform(35, 48))), colour, 0.1))  # type: ignore[arg-type]
+    return out
+
+
+def _draw(mask: np.ndarray, cover: Cover, scale: float, off: float) -> None:
+    """``cover`` filled into ``mask`` (1.0) at ``scale`` pixels per mm, board mm + ``off`` at pixel 0."""
+    def px(xy: tuple[float, float]) -> tuple[int, int]:
+        return int(round((xy[0] + off) * scale * 16)), int(round((xy[1] + off) * scale * 16))
+    if cover[0] == "line":
+        _, a, b, width = cover
+        cv2.line(mask, px(a), px(b), 1.0, max(1, int(width * scale)), cv2.LINE_AA, 4)
+    else:
+        _, c, r = cover
+        cv2.circle(mask, px(c), int(round(r * scale * 16)), 1.0, -1, cv2.LINE_AA, 4)
+
+
+def paint_covers(rng: np.random.Generator, canvas: np.ndarray, covers: list[tuple[Cover, tuple[float, float, float], float]],
+                 cam: Camera) -> None:
+    """Paint ``covers`` over ``vision.render.paint_scene``'s canvas (in place): each shape in its colour, shaded
+    round its edge and textured, a cup with its dark mouth, each casting a soft shadow on what lies beside it."""
+    from vision.render import MARGIN
+
+    ppm = cam.px_per_mm
+    off = round(MARGIN * ppm) / ppm
+    h, w = canvas.shape[:2]
+    dx, dy = math.cos(math.radians(cam.light_dir_deg)), math.sin(math.radians(cam.light_dir_deg))
+    for cover, colour, texture in covers:
+        m = np.zeros((h, w), np.float32)
+        _draw(m, cover, ppm, off)
+        height = rng.uniform(30, 90)  # mm above the board: its shadow falls that far off, soft
+        shadow = cv2.warpAffine(m, np.float32([[1, 0, dx * 0.4 * height * ppm], [0, 1, dy * 0.4 * height * ppm]]), (w, h))
+        shadow = cv2.GaussianBlur(shadow, (0, 0), rng.uniform(3, 12) * ppm)
+        canvas[..., :3] *= (1 - rng.uniform(0.3, 0.6) * shadow)[..., None]
+        edge = cv2.GaussianBlur(m, (0, 0), rng.uniform(4, 12) * ppm)  # rounder at the edge: darker there
+        grain = cv2.resize(rng.normal(0, 1, (max(2, h // 24), max(2, w // 24))).astype(np.float32), (w, h))
+        layer = np.empty((h, w, 3), np.float32)
+        layer[:] = colour
+        layer *= np.clip((0.55 + 0.5 * edge) * (1 + texture * grain), 0.05, 2.0)[..., None]
+        if cover[0] == "disc":  # a cup seen from above: its dark mouth inside the rim
+            mouth = np.zeros((h, w), np.float32)
+            _draw(mouth, ("disc", cover[1], cover[2] * rng.uniform(0.7, 0.85)), ppm, off)
+            layer *= (1 - 0.8 * mouth)[..., None]
+        a = np.clip(cv2.GaussianBlur(m, (0, 0), 0.7 * ppm) * 1.2, 0, 1)[..., None]
+        canvas[..., :3] = canvas[..., :3] * (1 - a) + layer * a
+
+
+def labels_of(scene: Scene, geo: BoardGeometry, covers: list[Cover] = ()) -> np.ndarray:  # type: ignore[assignment]
+    """The 24 points' classes: their signed counts, ``COVERED`` (as +COVERED) where an arm, a sleeve or a cup
+    (the scene's arm and ``covers``) hides at least ``COVERED_FROM`` of where the point's checkers lie (its
+    first row's length, or one checker's if bare), and ``IGNORED`` where it hides a sliver (neither a clear
+    count nor clearly covered: not trained on)."""
+    out = np.array(scene.points, np.int64)
+    shapes = scene_covers(scene) + list(covers)
+    if not shapes:
+        return out
+    h, w = int(geo.depth + 500), int(geo.width + 500)
+    mask = np.zeros((h, w), np.float32)
+    off = 250
+    for c in shapes:
+        _draw(mask, c, 1.0, off)
+    mask = (mask > 0.5).astype(np.uint8)
     r = geo.checker_diameter / 2
     for p in range(1, 25):
         (bx, by), (dx, dy) = point_axis(geo, scene.layout, p)
@@ -367,7 +477,7 @@ def export(net: object, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=4)
     ap.add_argument("--frames", type=int, default=840, help="rendered frames (24 strips each)")
     ap.add_argument("--epochs", type=int, default=5)
     ap.add_argument("--workers", type=int, default=2, help="processes rendering")

@@ -11,7 +11,7 @@ from vision.calibrate import calibrate
 from vision.config import CalibrationConfig, ReaderConfig
 from vision.geometry import Layout
 from vision.pose import Viewpoint
-from vision.read import BoardReader, _neighbours, covered_points, extra_checkers, layer_steps, overcounted, rims_fill, rims_vouch
+from vision.read import BoardReader, _neighbours, covered_points, extra_checkers, layer_steps, overcounted
 from vision.render import random_scene, random_setup, render, with_arm
 
 
@@ -98,37 +98,6 @@ def test_a_point_loses_as_many_checkers_as_stand_out_in_turn() -> None:
     assert extra_checkers(cfg, counts, _backing(counts, last, {12: 4.4})) == [12, 12]
     # the sixth is backed well: one comes off, and no other checker stands out as the second extra one
     assert extra_checkers(cfg, counts, _backing(counts, last, {12: 350.0})) == [12]
-
-
-def test_a_tall_point_with_every_ring_seen_leaves_the_rims_free_to_vouch_for_its_neighbours() -> None:
-    """A point of six or more is never vouched for (its upper layers are out of the rims' sight), but
-    when all five first-layer places show rings it does not stop the rims vouching for the others."""
-    cfg = ReaderConfig()
-    sure = 2.0 * cfg.rim_vouch
-    evidence = np.full((24, 5), -sure, np.float32)
-    counts = np.zeros(24, np.intp)
-    evidence[0], counts[0] = sure, 7  # seven: five rings seen
-    evidence[1, :3], counts[1] = sure, 3  # three: three rings, two bare places
-    evidence[2, :4], counts[2] = sure, 6  # six, but the fifth place shows no ring
-    evidence[3, :4], evidence[3, 4], counts[3] = sure, 0.0, 6  # six, the fifth place under a die
-    vouched, filled = rims_vouch(cfg, evidence, counts), rims_fill(cfg, evidence, counts)
-    assert list(np.flatnonzero(vouched)) == [1] + list(range(4, 24))  # the bare points too: rings are seen elsewhere
-    assert list(np.flatnonzero(filled)) == [0, 3]
-    assert not rims_fill(replace(cfg, rim_vouch=0.0), evidence, counts).any()
-
-
-def test_the_rims_vouch_for_a_bare_point_only_where_they_see_rings_elsewhere() -> None:
-    """A picture with no board shows no ring anywhere, as a board of bare points would: the rims vouch for
-    a bare point only when they surely see ``rim_vouch_rings`` rings elsewhere on the board."""
-    cfg = ReaderConfig()
-    sure = 2.0 * cfg.rim_vouch
-    evidence = np.full((24, 5), -sure, np.float32)
-    counts = np.zeros(24, np.intp)
-    assert not rims_vouch(cfg, evidence, counts).any()
-    evidence[5, :cfg.rim_vouch_rings - 1], counts[5] = sure, cfg.rim_vouch_rings - 1
-    assert list(np.flatnonzero(rims_vouch(cfg, evidence, counts))) == [5]
-    evidence[6, 0], counts[6] = sure, 1
-    assert rims_vouch(cfg, evidence, counts).all()
 
 
 @pytest.mark.slow  # renders and calibrates its own setups

@@ -379,7 +379,7 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
         rcfg, maps = reader, canonical_maps(lens, hom, geo, reader.px_per_mm)
     # read back strictly: a point explained badly, even alone, says the fit is off; by colour alone, since
     # the rims are looked for a little off their places and would pass a fit that is off ...
-    strict = replace(rcfg, rim_weight=0.0, learned_points=False)  # what the colours alone read
+    strict = replace(rcfg, learned_points=False)  # what the colours alone read
     reading = read_board(replace(strict, lone_min_fit=strict.min_mean_fit), cal, image, maps=maps)
     amiss = _amiss(reading)
     rank = (len(amiss), len(amiss))

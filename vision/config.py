@@ -20,7 +20,7 @@ class ReaderConfig:
     # count each point's checkers with the learned counter (vision.point_strips): it beats the colour profiles on the
     # independent renders' dev split and ties or beats them on the project's own held-out renders (docs/learned-points.md)
     learned_points: bool = True
-    learned_min: float = 0.9  # ... whose count stands where it is at least this sure (else the colour profiles')
+    learned_min: float = 0.9  # ... whose count stands where it is at least this sure (else only where the colour profiles agree)
     px_per_mm: float = 1.0  # resolution of the canonical top-down image (the points, the bar, finding dice and the cube)
     detail_px_per_mm: float = 2.0  # resolution of the windows a die's pips and the cube's numeral are read on
     focal_per_width: float = 0.77  # focal length / image width when the image cannot tell: Camera Module 3, 66° across
@@ -125,22 +125,10 @@ class ReaderConfig:
     bare_shade_max: float = 12.0  # the same on points bare at the start (their look measured): a lamp's drift may shade them since
     borrowed_shade_window: float = 40.0  # mm along the point over which that shade is taken as even
     checker_cost: float = 4.0  # log-likelihood a checker's evidence must exceed (shadows and dice edges are not checkers)
-    rim_weight: float = 30.0  # log-likelihood a first-layer place's ring (or its lack) adds for the counts that fill it (0: off);
-    # above the colours' evidence for one checker: a lone checker pushed 7-10 mm off its place, past the colour model's shifts
-    rim_borrowed_gain: float = 10.0  # on the points whose bare look was borrowed (start checkers covered them, no bare board seen), a
-    # place's missing ring counts this many times: a corner's shade the borrowed look lacks must not read as a light checker on orange
-    rim_only_gain: float = 3.0  # on points whose leather is a colour's inlay, a missing ring counts this many times against that colour's checkers
-    rim_only_sure: float = 2.0  # there, a ring sharper than rim_edge's filled end counts for that colour's checkers up to this many
-    # times, rising by one per half rim_edge's span: its ring is all that tells such a checker (its inlay and the copper's inner
-    # part mirror the leather under a dim or warm lamp). Seen sets: a ring to count twice (a half span past the top) at 96 of
-    # 174,834 empty places, 22,045 of 23,018 filled by checkers of the leather's own colour
-    rim_vouch: float = 0.8  # rim evidence, place by place, that vouches for a point's count a poor colour fit would cover (0: off)
-    rim_vouch_rings: int = 5  # rings the rims must surely see on the board before they vouch for an empty point
-    rim_edge: tuple[float, float] = (5.0, 9.0)  # ring strength (Lab L per mm, see rim_evidence) that says empty ... filled (at 1 px/mm: a finer image sees the edges sharper)
+    rim_edge: tuple[float, float] = (5.0, 9.0)  # ring strength (Lab L per mm, see points.rim_strengths) that says empty ... filled (at 1 px/mm: a finer image sees the edges sharper)
     rim_blur: float = 0.5  # mm: the lightness is smoothed this much before its edges are taken
     rim_radii: tuple[float, float] = (-2.5, 0.5)  # mm about the checker's radius where its rim's edges are looked for
     rim_search: tuple[float, float] = (7.5, 1.5)  # mm a checker may lie off its place, along the point and across it (players push them about)
-    rim_bare_margin: float = 1.0  # ring strength (as rim_edge) a checker shows above its place's ring on the bare board
     rim_overlap: float = 2.0  # mm by which two checkers of a layer may seem to overlap (blur, a checker's tilt)
     rim_share: float = 0.7  # of the ring's angles that must show the edge (the rest may touch a neighbour or a point's side)
     confidence_margin: float = 6.0  # log-likelihood margin that counts as certain

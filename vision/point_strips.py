@@ -25,7 +25,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import Lens
+from vision.calibration import Calibration
+from vision.config import ReaderConfig
 from vision.geometry import BoardGeometry, Layout, point_axis
+from vision.points import StackReading
 
 Image = NDArray[np.uint8]
 Maps = tuple[NDArray[np.float32], NDArray[np.float32]]
@@ -33,8 +36,8 @@ Maps = tuple[NDArray[np.float32], NDArray[np.float32]]
 MODEL_PATH = Path(__file__).with_name("point_counts.onnx")
 STRIP_ALONG = (-6.0, 168.0)  # mm from the point's base: five checkers (150 mm), a layer's offset and a top's lean
 STRIP_ASIDE = 26.0  # mm either side of the point's centre line: half a point (17 mm) and a top's lean
-STRIP_SIZE = (56, 192)  # (width, height) pixels of a strip as cut: about 0.9 mm a pixel
-NET_SIZE = (40, 136)  # ... as the network reads it, shrunk by area: about 1.3 mm a pixel
+NET_SIZE = (40, 136)  # (width, height) pixels of a strip as the network reads it: about 1.3 mm a pixel
+STRIP_SIZE = NET_SIZE  # ... as cut: at the network's size, so no resize follows (the training strips are cut alike)
 COVERED = 16  # the class of a point something (an arm, a sleeve, a cup) lies over: not to be counted
 CLASSES = 17  # checkers on a point, 0..15, or COVERED
 
@@ -80,10 +83,13 @@ def strip_input(strips: NDArray[np.uint8]) -> NDArray[np.float32]:
     over its median across the frame's strips, so a lamp's colour and brightness divide out. ``strips``:
     (n, height, width, 3) as cut, one frame's 24 or a multiple of 24 (frames in order)."""
     n, h, w = strips.shape[:3]
-    # one resize of the strips stacked: each strip's rows map onto its own exactly, so none bleeds into the next
-    small = cv2.resize(strips.reshape(n * h, w, 3), (NET_SIZE[0], n * NET_SIZE[1]), interpolation=cv2.INTER_AREA)
-    small = small.reshape(n, NET_SIZE[1], NET_SIZE[0], 3)
-    frames = small.reshape(-1, 24 * NET_SIZE[1] * NET_SIZE[0], 3)
+    small = strips
+    if (w, h) != NET_SIZE:
+        # one resize of the strips stacked: each strip's rows map onto its own exactly, so none bleeds into the next
+        small = cv2.resize(strips.reshape(n * h, w, 3), (NET_SIZE[0], n * NET_SIZE[1]), interpolation=cv2.INTER_AREA)
+        small = small.reshape(n, NET_SIZE[1], NET_SIZE[0], 3)
+    # the lamp's colour from every third pixel: the same median to a level, in a third of the time
+    frames = small.reshape(-1, 24 * NET_SIZE[1] * NET_SIZE[0], 3)[:, ::3]
     med = np.array([[_median_u8(f[:, c]) for c in range(3)] for f in frames], np.float32)  # (frames, 3)
     # planar first, on the bytes (a quarter of the floats' traffic), then scaled in place
     x = np.ascontiguousarray(small.transpose(0, 3, 1, 2)).astype(np.float32)
@@ -116,3 +122,42 @@ def strip_probabilities(net: cv2.dnn.Net, strips: NDArray[np.uint8]) -> NDArray[
     logits = net.forward().reshape(len(strips), CLASSES).astype(np.float64)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: list[StackReading],
+                   near_dice: NDArray[np.bool_] | None = None, maps: Maps | None = None) -> list[StackReading]:
+    """The points' counts as the learned counter reads them, their colour the one the calibration's colour classes
+    say explains that many checkers better (each reading's ``lean``). A point is left unread where the network sees
+    something over it (its ``COVERED`` class) or colours no class of the set explain lie on it
+    (``occluded_fraction``). Elsewhere the network's count stands where it is sure (``learned_min``), and where it
+    is less sure only if the colour profiles (``points``) read the same count: they are a second opinion, never a
+    count alone (alone they gave most of the confident wrong counts; the network, trained on arms, sleeves and cups,
+    beats the arm seen crossing the frame and the rims' rules). On a point a die or the cube lies on (``near_dice``)
+    the colour profiles' reading stands (the network read a die beside a stack as three checkers on a Blender
+    fixture). Unchanged when ``cfg.learned_points`` is off
+    or no weights ship. ``maps``: the strips' remap tables, if made."""
+    net = load_point_net() if cfg.learned_points else None
+    if net is None:
+        return points
+    maps = strip_maps(cal.lens, cal.homography, cfg.geometry, cal.layout) if maps is None else maps
+    probs = strip_probabilities(net, cut_strips(image, maps))
+    best = probs[:, :COVERED].argmax(axis=1)
+
+    def signed(p: StackReading, n: int) -> int:
+        # a count the colour profiles ruled out for both colours (a third layer on no second) leans as fewer do
+        lean = next((p.lean[m] for m in (n, min(n, 10), min(n, 5)) if p.lean and p.lean[m] != 0), 0.0)
+        return n if lean >= 0 else -n
+    out = []
+    for i, (p, k) in enumerate(zip(points, best)):
+        sure = float(probs[i, k])
+        if probs[i, COVERED] >= 0.5 or p.foreign > cfg.occluded_fraction:  # something over the point: occluded, never a guess
+            out.append(StackReading(None, max(float(probs[i, COVERED]), p.confidence if p.count is None else 0.0), p.foreign, p.lean))
+        elif near_dice is not None and near_dice[i]:
+            out.append(p)
+        elif sure >= cfg.learned_min:
+            out.append(StackReading(signed(p, int(k)), sure, p.foreign, p.lean))
+        elif p.count is not None and probs[i, abs(p.count)] >= 0.5 * sure:  # a count the network finds nearly as likely
+            out.append(StackReading(p.count, float(probs[i, abs(p.count)]), p.foreign, p.lean))
+        else:
+            out.append(StackReading(None, sure, p.foreign, p.lean))  # unsure, and the colours read otherwise
+    return out

@@ -7,7 +7,11 @@ inlay, leather, wood; a sixth to tenth checker lies on the first layer, offset, 
 on). The hypothesis whose expected classes best explain the sampled colours wins;
 its margin over the best other count is the confidence. Samples that no class
 explains are foreign (a hand, an arm, a cup); a point with many of them is reported
-as occluded instead of guessed. Copper rims' rings (``rim_evidence``) vouch for counts.
+as occluded instead of guessed.
+
+With the learned counter on (``vision.point_strips``, the default) these readings give each count its
+colour (``StackReading.lean``), say where colours no class explains lie (``foreign``), and count only where
+the network is unsure; calibration reads the start position back with them alone.
 """
 
 from __future__ import annotations
@@ -274,13 +278,12 @@ def _borrowed_shade(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.fl
 
 
 def covered_points(cfg: ReaderConfig, fits: NDArray[np.float64], foreign: NDArray[np.float64], neighbours: NDArray[np.bool_],
-                   arm_share: NDArray[np.float64] | None = None, vouched: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
+                   arm_share: NDArray[np.float64] | None = None) -> NDArray[np.bool_]:
     """(24,) the points something lies over, to be reported ``occluded``, from how well each point's best
     reading explains it (``fits``, mean log-likelihood), the share of its samples no class explains
-    (``foreign``), which points are ``neighbours``, the share of each under an arm seen crossing the frame,
-    and the points whose rims vouch for their count (see :func:`rims_vouch`): never covered for a poor fit."""
-    vouched = np.zeros(len(fits), np.bool_) if vouched is None else vouched
-    covered = (foreign > cfg.occluded_fraction) | ((fits < cfg.min_mean_fit) & ~vouched)
+    (``foreign``), which points are ``neighbours`` and the share of each under an arm seen crossing the frame.
+    (Calibration's read-back and the colour profiles' fallback use it; the learned counter has its own class.)"""
+    covered = (foreign > cfg.occluded_fraction) | (fits < cfg.min_mean_fit)
     # a point explained only a little worse, alone, nothing foreign on it and its neighbours explained well,
     # is a corner where the lamp's falloff was under-corrected: read it (what covers a point reaches the next)
     strict_fit, strict_foreign = cfg.min_mean_fit * cfg.strict_share, cfg.occluded_fraction * cfg.strict_share
@@ -290,38 +293,12 @@ def covered_points(cfg: ReaderConfig, fits: NDArray[np.float64], foreign: NDArra
     if arm_share is not None:
         covered |= arm_share >= cfg.arm_point_share
     if covered.any():  # something is over the board: be stricter with every point it may reach
-        covered |= troubled & ~vouched
+        covered |= troubled
         # and strictest beside what it covers: an arm's edge or a hand's fingertips hide part of the next point
         near = (neighbours & covered[None, :]).any(axis=1)
         share = cfg.strict_share * cfg.strict_share
-        covered |= near & ((foreign > cfg.occluded_fraction * share) | ((fits < cfg.min_mean_fit * share) & ~vouched))
+        covered |= near & ((foreign > cfg.occluded_fraction * share) | (fits < cfg.min_mean_fit * share))
     return covered
-
-
-def rims_vouch(cfg: ReaderConfig, evidence: NDArray[np.float32], counts: NDArray[np.intp]) -> NDArray[np.bool_]:
-    """(24,) the points whose rims vouch for ``counts`` (five at most): every first-layer place the count
-    fills shows a checker's ring, and every other shows none, each surely (``rim_vouch``), but for places a
-    die or the cube hides (no evidence at all). An empty point is vouched for only on a board where the rims
-    surely see ``rim_vouch_rings`` rings or more. Asked only of a board nothing foreign lies on, where a poor
-    colour fit is the lamp's (a dim cluster of touching stacks)."""
-    if cfg.rim_vouch <= 0:
-        return np.zeros(len(counts), np.bool_)
-    filled = np.arange(evidence.shape[1])[None, :] < counts[:, None]
-    agrees = np.where(filled, evidence >= cfg.rim_vouch, evidence <= -cfg.rim_vouch)
-    hidden = evidence == 0.0
-    # the rings must be seen where checkers lie: no ring anywhere is as much a picture of no board as of empty points
-    ringed = (agrees & filled).any(axis=1) | (counts == 0) & (int((evidence >= cfg.rim_vouch).sum()) >= cfg.rim_vouch_rings)
-    return (agrees | hidden).all(axis=1) & ringed & (counts <= evidence.shape[1])
-
-
-def rims_fill(cfg: ReaderConfig, evidence: NDArray[np.float32], counts: NDArray[np.intp]) -> NDArray[np.bool_]:
-    """(24,) the points of more than five whose every first-layer place surely shows a checker's ring (but
-    for places a die or the cube hides). The rims cannot see the upper layers, so they do not vouch for such
-    a point's count, but neither does it stop them vouching for the others."""
-    if cfg.rim_vouch <= 0:
-        return np.zeros(len(counts), np.bool_)
-    ringed = evidence >= cfg.rim_vouch
-    return (counts > evidence.shape[1]) & (ringed | (evidence == 0.0)).all(axis=1) & ringed.any(axis=1)
 
 
 _RIM_ANGLES = 32
@@ -354,40 +331,17 @@ def _rim_grid(cfg: ReaderConfig, layout: Layout) -> tuple[NDArray[np.float32], N
     return xs, ys, np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32), np.repeat(along, len(across))
 
 
-def rim_evidence(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint8], hidden: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """(24, 5) how surely each point's first-layer places hold a checker by its rim alone, -1 (empty) to 1, and
-    past 1 up to ``rim_only_sure`` for rings sharper still (which only :func:`rims_weighed` tells from 1).
-
-    A checker's copper rim is a circle of known size whose edges run round it (lightness changing across
-    the ring, whatever the colours: its inlay may be the point's own leather); the strength is the edge
-    across the ring that ``rim_share`` of its angles reach, at the best radius per angle and the best
-    place within ``rim_search`` (see :func:`_ring_strengths`). A point's straight sides cross a ring at a
-    few angles only; where its base, its sides and the frame's edge make a ring of some strength on the
-    bare board, as calibration saw it (``Calibration.bare_rims``), a checker must show ``rim_bare_margin``
-    more. Places where ``hidden`` (dice, the cube, an arm) meets the ring say nothing (0)."""
-    strength, mid = _ring_strengths(cfg, cal, lightness)
-    half = (cfg.rim_edge[1] - cfg.rim_edge[0]) / 2
-    evidence = np.clip((strength - mid) / half, -1.0, max(1.0, cfg.rim_only_sure)).astype(np.float32)
-    xs, ys = _rim_grid(cfg, cal.layout)[:2]
-    centre = xs.shape[2] // 2  # the place itself, not shifted
-    ring_x = np.clip(np.round(xs[:, :, centre]), 0, hidden.shape[1] - 1).astype(np.intp)
-    ring_y = np.clip(np.round(ys[:, :, centre]), 0, hidden.shape[0] - 1).astype(np.intp)
-    evidence[hidden[ring_y, ring_x].reshape(24, 5, -1).any(axis=2)] = 0.0
-    return evidence
-
-
 def rim_strengths(cfg: ReaderConfig, cal: Calibration, canon: Image) -> NDArray[np.float32]:
     """(24, 5) the ring strength (Lab L per mm) at each first-layer place of a canonical image (its light
-    normalised here), as :func:`rim_evidence` measures it: calibration keeps the bare board's."""
+    normalised here): calibration keeps the bare board's (``Calibration.bare_rims``).
+
+    A checker's copper rim is a circle of known size whose edges run round it (lightness changing across
+    the ring, whatever the colours); the strength is the edge across the ring that ``rim_share`` of its
+    angles reach, at the best radius per angle and the best place within ``rim_search``. Checkers of one
+    layer do not overlap: past a place that shows a ring (stronger than the middle of ``rim_edge``), the next
+    place's ring is looked for only where it clears that one (but for ``rim_overlap``), else the first
+    checker's own arc would pass for the second's ring."""
     lightness = lab8_image(normalise_light(cfg, cal, canon))[..., 0]
-    return _ring_strengths(cfg, replace(cal, bare_rims=None), lightness)[0]
-
-
-def _ring_strengths(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """(24, 5) each first-layer place's ring strength, and the strength that says neither filled nor empty
-    there. Checkers of one layer do not overlap: past a place that shows a ring, the next place's ring is
-    looked for only where it clears that one (but for ``rim_overlap``), else the first checker's own arc
-    would pass for the second's ring."""
     xs, ys, cos, sin, along = _rim_grid(cfg, cal.layout)
     ppm = cfg.px_per_mm
     smooth = cv2.GaussianBlur(lightness.astype(np.float32), (0, 0), cfg.rim_blur * ppm)
@@ -403,10 +357,7 @@ def _ring_strengths(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.u
     across = reduce(np.maximum, (across[:, :, :, r] for r in range(across.shape[3])))
     kth = int(round((1.0 - cfg.rim_share) * _RIM_ANGLES))
     per_offset = np.partition(across, kth, axis=-1)[..., kth]  # (24, 5, offsets)
-    lo, hi = cfg.rim_edge
-    mid = np.full(per_offset.shape[:2], (lo + hi) / 2, np.float32)
-    if cal.bare_rims is not None:
-        mid = np.fmax(mid, cal.bare_rims + np.float32(cfg.rim_bare_margin + (hi - lo) / 2)).astype(np.float32)
+    mid = np.float32(sum(cfg.rim_edge) / 2)
     strength = np.empty(per_offset.shape[:2], np.float32)
     after = np.full(per_offset.shape[0], -np.inf)  # where along the point the last ringed place's checker lies
     lines = int(np.sum(along == along[0]))  # offsets across the point at each step along it
@@ -419,42 +370,15 @@ def _ring_strengths(cfg: ReaderConfig, cal: Calibration, lightness: NDArray[np.u
         # the ring's place between the steps: the top of a parabola through the best and its neighbours along
         before, beyond = np.maximum(best - lines, 0), np.minimum(best + lines, len(along) - 1)
         vertex = parabola_vertex(per_offset[rows, k, before], strength[:, k], per_offset[rows, k, beyond])
-        after = np.where(strength[:, k] > mid[:, k], along[best] + vertex * step, -np.inf)
-    return strength, mid
-
-
-def rims_weighed(cfg: ReaderConfig, cal: Calibration, evidence: NDArray[np.float32],
-                 rim_only: NDArray[np.bool_]) -> NDArray[np.float32]:
-    """(24, 2, 5) rim evidence as each colour's counts weigh it. On the points whose bare look was borrowed
-    (the start checkers covered them and no bare board was seen), a missing ring counts ``rim_borrowed_gain``
-    times; where a colour's inlay is the point's own leather (``rim_only`` (24, 2)), its ring is all that tells
-    its checkers: a missing ring counts ``rim_only_gain`` times more against them, and a sharp ring up to
-    ``rim_only_sure`` times for them. Elsewhere a ring counts once however sharp: the colours tell the checker."""
-    missing = evidence < 0
-    gain = np.ones(evidence.shape, np.float32)
-    if not cal.bare_board_seen:
-        borrowed = (np.asarray(START_POINTS) != 0)[:, None]
-        gain = np.where(borrowed & missing, np.float32(cfg.rim_borrowed_gain), gain)
-    only = np.where(rim_only[:, :, None] & missing[:, None, :], np.float32(cfg.rim_only_gain), np.float32(1.0))
-    seen = np.where(rim_only[:, :, None], evidence[:, None, :], np.minimum(evidence, np.float32(1.0))[:, None, :])
-    return (seen * (gain[:, None, :] * only)).astype(np.float32)
-
-
-def rim_scores(cfg: ReaderConfig, evidence: NDArray[np.float32]) -> NDArray[np.float32]:
-    """(..., 16) log-likelihood the rims give each count, from (..., 5) evidence: the first-layer places a
-    count fills add their evidence. Above five, a layer on top hides parts of the rims beneath, so a place's
-    missing ring is no evidence against it."""
-    cum = np.concatenate([np.zeros((*evidence.shape[:-1], 1), np.float32), np.cumsum(evidence, axis=-1)], axis=-1)  # counts 0..5
-    layered = np.maximum(evidence, 0.0).sum(axis=-1, keepdims=True)
-    return cfg.rim_weight * np.concatenate([cum, np.repeat(layered, 10, axis=-1)], axis=-1)
+        after = np.where(strength[:, k] > mid, along[best] + vertex * step, -np.inf)
+    return strength
 
 
 def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float32], ignore: NDArray[np.bool_],
-                under_arm: NDArray[np.bool_] | None = None, view: Viewpoint | None = None,
-                rims: NDArray[np.float32] | None = None) -> list[StackReading]:
+                under_arm: NDArray[np.bool_] | None = None, view: Viewpoint | None = None) -> list[StackReading]:
     """Counts on all 24 points at once: profiles (24, S, 3) -> readings; ``ignore`` (24, S) marks dice and cube,
     ``under_arm`` (24, S) an arm seen crossing the frame (see :func:`arm_over_board`); ``view`` the camera's
-    viewpoint, if already known; ``rims`` the first-layer places' :func:`rim_evidence`, if looked at."""
+    viewpoint, if already known."""
     fl = cfg.loglik_floor
     cop, dark, light, field = (class_loglik(cfg, cal, k, profiles) for k in ("copper", "dark", "light", "field"))
     bare = _borrowed_shade(cfg, cal, profiles, ignore)
@@ -497,10 +421,6 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         labels = table_of[i][n, d]
         fits[i] = float(raw[i, c, labels, np.arange(labels.shape[-1])].sum()) / seen[i]
     scores = full.max(axis=-1)
-    if rims is not None:
-        # where a checker's inlay is the point's own leather, a ring surely missing outweighs what a
-        # shadow on the leather makes of the colours
-        scores = scores + rim_scores(cfg, rims_weighed(cfg, cal, rims, rim_only))
     if cfg.third_layer_on_second:
         # a third layer lies on a full second: where ten checkers explain a point worse than five, there is no
         # second layer, and a count past ten only matches a third layer's places to what lies past the stack
@@ -509,14 +429,6 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
     arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
     neighbours = _neighbours(cfg, cal.layout)
     covered = covered_points(cfg, fits, foreign, neighbours, arm_share)
-    if covered.any() and rims is not None and under_arm is None and not (foreign > cfg.occluded_fraction * cfg.strict_share).any():
-        # the rims may vouch only where they vouch for every point the colours leave covered, on a board
-        # nothing foreign lies on: an arm or a hand, seen crossing the frame or not, shades the rims near
-        # it, and a shaded ring reads as an empty place
-        counts = scores.max(axis=1).argmax(axis=1)
-        vouched = rims_vouch(cfg, rims, counts)
-        if not (covered & ~vouched & ~rims_fill(cfg, rims, counts)).any():
-            covered = covered_points(cfg, fits, foreign, neighbours, arm_share, vouched)
     out = []
     leans = [tuple(float(v) for v in scores[i, 0] - scores[i, 1]) for i in range(24)]
     for i in range(24):

@@ -29,8 +29,8 @@ from vision.dice_board import FineLook, find_dice
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.light import camera_view, normalise_gains
 from vision.occlusion import arm_over_board
-from vision.point_strips import COVERED, cut_strips, load_point_net, strip_maps, strip_probabilities
-from vision.points import StackReading, layer_steps, point_label_tables, read_bar, read_points, rim_evidence
+from vision.point_strips import learned_counts, strip_maps
+from vision.points import StackReading, layer_steps, point_label_tables, read_bar, read_points
 from vision.pose import Viewpoint
 from vision.profiles import lab8_image, sample_mask, sample_profiles
 from vision.reading import CHECKERS, Colour, Confidence, Cube, CubePosition, Die, Half, PerColour, Reading
@@ -76,12 +76,8 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     arm = arm_over_board(cfg, cal, lab, near_white)
     arm_pts, arm_dark, arm_light = (None, None, None) if arm is None else sample_mask(cfg, arm, cal.layout)
     view = camera_view(cfg, cal) if view is None else view
-    rims = None
-    if cfg.rim_weight > 0:
-        rims = rim_evidence(cfg, cal, lab[..., 0], near_white if arm is None else near_white | arm)
-    points = read_points(cfg, cal, prof.points, skip_pts, arm_pts, view, rims)
-    arm_share = None if arm_pts is None else arm_pts.mean(axis=1)
-    points = learned_counts(cfg, cal, image, points, arm_share, skip_pts.any(axis=1), point_strips)
+    points = read_points(cfg, cal, prof.points, skip_pts, arm_pts, view)
+    points = learned_counts(cfg, cal, image, points, skip_pts.any(axis=1), point_strips)
     bar = read_bar(cfg, cal, (prof.bar_dark, prof.bar_light), (skip_dark, skip_light),
                    None if arm_dark is None or arm_light is None else (arm_dark, arm_light))
     foreign = float(np.mean([p.foreign for p in points]))
@@ -96,42 +92,6 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail, base)
     fine = None if same else FineLook(cfg.detail(), cal, image, gains, base, detail, detail_bands)
     return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs_of_dice, strips, cube, fine, gains), cube)
-
-
-def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: list[StackReading],
-                   arm_share: NDArray[np.float64] | None, near_dice: NDArray[np.bool_] | None = None,
-                   maps: Maps | None = None) -> list[StackReading]:
-    """The points' counts as the learned counter reads them, their colour the one the calibration's colour classes
-    say explains that many checkers better (each reading's ``lean``). A point is left unread where the network sees
-    something over it (its ``COVERED`` class) or something is seen over it directly: colours no class of the set
-    explains (``occluded_fraction``) or an arm seen crossing the frame (``arm_share``: each point's share of samples
-    under it; None when no arm is seen). Elsewhere the network's count stands where it is sure (``learned_min``): so
-    a point the colour profiles gave up on only because the board looked troubled (a dim lamp, dark leather, an arm
-    two points away) is read. On a point a die or the cube lies on (``near_dice``) the colour profiles' reading
-    stands: the network was never shown one among checkers. Unchanged when ``cfg.learned_points`` is off or no
-    weights ship. ``maps``: the strips' remap tables, if made."""
-    net = load_point_net() if cfg.learned_points else None
-    if net is None:
-        return points
-    maps = strip_maps(cal.lens, cal.homography, cfg.geometry, cal.layout) if maps is None else maps
-    probs = strip_probabilities(net, cut_strips(image, maps))
-    best = probs[:, :COVERED].argmax(axis=1)
-
-    def signed(p: StackReading, n: int) -> int:
-        # a count the colour profiles ruled out for both colours (a third layer on no second) leans as fewer do
-        lean = next((p.lean[m] for m in (n, min(n, 10), min(n, 5)) if p.lean and p.lean[m] != 0), 0.0)
-        return n if lean >= 0 else -n
-    out = []
-    for i, (p, k) in enumerate(zip(points, best)):
-        sure = float(probs[i, k])
-        seen_over = p.foreign > cfg.occluded_fraction or (arm_share is not None and arm_share[i] >= cfg.arm_point_share)
-        if probs[i, COVERED] >= 0.5 or seen_over:  # something over the point: occluded, never a guess
-            out.append(StackReading(None, max(float(probs[i, COVERED]), p.confidence if p.count is None else 0.0), p.foreign, p.lean))
-        elif sure >= cfg.learned_min and not (near_dice is not None and near_dice[i]):
-            out.append(StackReading(signed(p, int(k)), sure, p.foreign, p.lean))
-        else:
-            out.append(p)  # the network unsure: the colour profiles' reading stands
-    return out
 
 
 def _assemble(points: list[StackReading], bar: dict[str, StackReading], dice: list[dict[str, Any]], cube: dict[str, Any] | None) -> Reading:
@@ -194,6 +154,6 @@ from vision.dice_board import (  # noqa: E402,F401
 )
 from vision.light import normalise_light  # noqa: E402,F401
 from vision.points import (  # noqa: E402,F401
-    _TABLES, _borrowed_shade, _neighbours, class_loglik, covered_points, extra_checkers, overcounted, rim_strengths, rims_fill, rims_vouch, rims_weighed,
+    _TABLES, _borrowed_shade, _neighbours, class_loglik, covered_points, extra_checkers, overcounted, rim_strengths,
 )
 from vision.windows import board_window, window_maps  # noqa: E402,F401
