@@ -151,7 +151,8 @@ def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob
     reader (``vision.cube_cnn``: any typeface, any turn) on crops turned as the blob's outline and, where
     the light face's own outline is a square, as that square and about its centre; unless one reads
     ``cube_stop`` surely, also ``cube_search`` of an edge about ``at`` (a face the light mask sees only in
-    part misplaces its centre). The surest reading stands. (0.0, None) when what lies there is no cube's face (a die's, wood, a blank square)."""
+    part misplaces its centre). The crops are sorted out at one quarter turn each; the likeliest is then read
+    at all four, and that reading stands. (0.0, None) when what lies there is no cube's face (a die's, wood, a blank square)."""
     edge = cfg.geometry.cube_edge * cfg.px_per_mm
     span = (edge * CROP_SPAN,) * 2
     out = int(round(span[0]))
@@ -162,12 +163,15 @@ def _read_numeral(cfg: ReaderConfig, patch: Image, face: NDArray[np.uint8], blob
         if m["m00"] > 0:
             views.append(((m["m10"] / m["m00"], m["m01"] / m["m00"]), square[0]))
     reader = load_cube_reader()
-    probs = reader.probabilities([_crop(patch, c, span, angle, out) for c, angle in views])
-    if probs[:, 1:].max() < cfg.cube_stop:  # not sure at the centre: the places about it too
+    crops = [_crop(patch, c, span, angle, out) for c, angle in views]
+    glance = reader.probabilities(crops, turns=1)
+    if glance[:, 1:].max() < cfg.cube_stop:  # not sure at the centre: the places about it too
         step = cfg.cube_search * edge
-        around = [((at[0] + dx * step, at[1] + dy * step), views[0][1]) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
-        probs = np.concatenate([probs, reader.probabilities([_crop(patch, c, span, angle, out) for c, angle in around])])
-    best = probs[int(np.argmax(probs[:, 1:].max(axis=1)))]
+        around = [_crop(patch, (at[0] + dx * step, at[1] + dy * step), span, views[0][1], out)
+                  for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+        crops += around
+        glance = np.concatenate([glance, reader.probabilities(around, turns=1)])
+    best = reader.probabilities([crops[int(np.argmax(glance[:, 1:].max(axis=1)))]])[0]
     k = int(np.argmax(best[1:])) + 1
     if best[k] <= best[0]:
         return 0.0, None
