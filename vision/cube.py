@@ -131,7 +131,7 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
     cx, cy = x0 + px, y0 + py
     geo = cfg.geometry
     centre = _is_centre(cfg, (cx / ppm, cy / ppm))
-    value = 1 if (best_face == 64 and centre) else best_face
+    value = None if best < cfg.cube_value_min else 1 if (best_face == 64 and centre) else best_face
     position = "centre" if centre else side_of(geo, cal.layout, (cx / ppm, cy / ppm))
     return {"value": value, "position": position, "confidence": round(max(best, 0.0), 3),
             "xy_mm": [round(cx / ppm, 1), round(cy / ppm, 1)]}
