@@ -293,7 +293,7 @@ STAGES = (
 )
 # the learned models' forward passes: (module, class, method, label, network inputs per call)
 MODELS: tuple[tuple[str, str, str, str, Callable[..., int]], ...] = (
-    ("vision.cube_cnn", "CubeReader", "probabilities", "cube CNN", lambda self, crops: 4 * len(crops)),
+    ("vision.cube_cnn", "CubeReader", "probabilities", "cube CNN", lambda self, crops, turns=4: turns * len(crops)),
     ("vision.dice_cnn", "ConvFaceModel", "probabilities", "dice CNN", lambda self, x: len(x)),
     ("vision.cocked", "CockedModel", "probabilities", "cocked CNN", lambda self, x, lifts: 2 * len(x)),
     ("vision.dice_model", "FaceModel", "probabilities", "dice face model", lambda self, x: len(np.atleast_2d(x))),

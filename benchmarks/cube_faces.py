@@ -94,7 +94,7 @@ class Style:
     kind: str  # filled, bold, outlined, engraved
 
 
-def _numeral_mask(text: str, style: Style, size: int, rng: np.random.Generator) -> np.ndarray:
+def _numeral_mask(text: str, style: Style, size: int, rng: np.random.Generator, wide: bool = False) -> np.ndarray:
     """Ink (float 0..1) of ``text`` filling ``size`` x ``size``; its larger side spans 45-85% of it."""
     big = 120
     if style.path is None:  # OpenCV's Hershey faces, the kind the project's own renderers draw
@@ -117,6 +117,8 @@ def _numeral_mask(text: str, style: Style, size: int, rng: np.random.Generator) 
             ink = np.clip(ink - cv2.erode(np.asarray(inner, np.float32) / 255, np.ones((3, 3))), 0, 1)
     ys, xs = np.nonzero(ink > 0.1)
     ink = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    if wide:
+        ink = _restyle(ink, rng)
     h, w = ink.shape
     w = max(1, int(w * rng.uniform(0.6, 1.15)))  # condensed or extended
     fill = rng.uniform(0.45, 0.85)
@@ -128,14 +130,73 @@ def _numeral_mask(text: str, style: Style, size: int, rng: np.random.Generator) 
     return out
 
 
+def _skeleton(ink: np.ndarray) -> np.ndarray:
+    """The glyph's centre lines (Lantuejoul's morphological skeleton): what a pen drew."""
+    a = (ink > 0.5).astype(np.uint8)
+    k = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    out = np.zeros_like(a)
+    while a.any():
+        eroded = cv2.erode(a, k)
+        out |= a - cv2.dilate(eroded, k)
+        a = eroded
+    return out.astype(np.float32)
+
+
+def _restyle(ink: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The same numeral as another typeface might draw it (the held-out faces differ from the training ones in
+    just such ways): its strokes redrawn by a round pen of any width along their centre lines (a monoline or
+    stroke face, as engravers and plotters draw), thinned or thickened, its digits spaced and sized apart, and
+    the whole bent smoothly (a hand-cut or unusual design). ``ink``: float 0..1, about 120 px tall."""
+    h = ink.shape[0]
+    r = rng.random()
+    if r < 0.3:  # monoline: the skeleton drawn with a round pen
+        pen = max(1, int(round(h * rng.uniform(0.025, 0.12))))
+        ink = cv2.dilate(_skeleton(ink), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pen + 1,) * 2))
+        ink = cv2.GaussianBlur(ink, (0, 0), 1.0)
+    elif r < 0.55:  # lighter or heavier weight
+        n = max(1, int(round(h * rng.uniform(0.01, 0.05))))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * n + 1,) * 2)
+        thin = cv2.erode(ink, kernel) if rng.random() < 0.5 else cv2.dilate(ink, kernel)
+        ink = thin if (thin > 0.5).sum() > 0.3 * (ink > 0.5).sum() else ink  # not eroded away
+    if rng.random() < 0.5:  # the digits of a two-digit numeral spaced and sized apart
+        cols = np.nonzero((ink > 0.1).any(axis=0))[0]
+        gaps = np.nonzero(np.diff(cols) > 1)[0]
+        if len(gaps) >= 1:
+            cut = int(cols[gaps[0]] + 1)
+            a, b = ink[:, :cut], ink[:, cut:]
+            b = cv2.resize(b, (max(1, int(b.shape[1] * rng.uniform(0.85, 1.15))), h), interpolation=cv2.INTER_LINEAR)
+            space = int(h * rng.uniform(-0.03, 0.25))
+            out = np.zeros((h, a.shape[1] + b.shape[1] + max(space, 0)), np.float32)
+            out[:, :a.shape[1]] = a
+            x = max(0, a.shape[1] + space)
+            out[:, x:x + b.shape[1]] = np.maximum(out[:, x:x + b.shape[1]], b[:, :out.shape[1] - x])
+            ink = out
+    if rng.random() < 0.5:  # bent smoothly: a displacement field a few per cent of the glyph's height
+        hh, ww = ink.shape
+        pad = int(0.1 * hh)
+        ink = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+        hh, ww = ink.shape
+        amp = hh * rng.uniform(0.01, 0.04)
+        field = [cv2.resize(rng.normal(0, 1, (4, 4)).astype(np.float32), (ww, hh), interpolation=cv2.INTER_CUBIC) * amp for _ in range(2)]
+        yy, xx = np.mgrid[0:hh, 0:ww].astype(np.float32)
+        ink = cv2.remap(ink, xx + field[0], yy + field[1], cv2.INTER_LINEAR, borderValue=0)
+    ys, xs = np.nonzero(ink > 0.1)
+    return ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
 @functools.cache
 def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, size)
 
 
-def _texture(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
-    """A surround: walnut grain, leather, felt, a table, a checker's copper (BGR float 0..255)."""
+def _texture(rng: np.random.Generator, shape: tuple[int, int], wide: bool = False) -> np.ndarray:
+    """A surround: walnut grain, leather, felt, a table, a checker's copper (BGR float 0..255); ``wide``: also a
+    table cloth of any colour (green baize, red, blue)."""
     h, w = shape
+    if wide and rng.random() < 0.2:
+        hue = rng.uniform(0, 180)  # OpenCV's hue scale
+        cloth = cv2.cvtColor(np.uint8([[[hue, rng.uniform(80, 255), rng.uniform(40, 200)]]]), cv2.COLOR_HSV2BGR)[0, 0]
+        return np.ones((h, w, 3), np.float32) * cloth.astype(np.float32) + rng.normal(0, rng.uniform(2, 10), (h, w, 1))
     kind = rng.choice(["wood", "leather", "plain", "copper"], p=[0.4, 0.3, 0.2, 0.1])
     base = {"wood": (30, 60, 100), "leather": (40, 90, 110), "plain": (120, 120, 120), "copper": (60, 110, 180)}[str(kind)]
     colour = np.clip(np.array(base, np.float32) * rng.uniform(0.4, 1.8) + rng.normal(0, 25, 3), 0, 255)
@@ -197,10 +258,10 @@ def _ink_style(rng: np.random.Generator, families: list[str]) -> Style:
     return Style(family, files[int(rng.integers(len(files)))], kind)
 
 
-def _face_drawing(rng: np.random.Generator, label: int, families: list[str], C: int, H: int) -> np.ndarray:
+def _face_drawing(rng: np.random.Generator, label: int, families: list[str], C: int, H: int, wide: bool = False) -> np.ndarray:
     """The scene about the crop's centre, drawn from above at ``H`` px per cube edge on a ``C`` x ``C``
     canvas (BGR float 0..255): a cube's face with ``FACES[label - 1]`` or, for label 0, something else."""
-    img = _texture(rng, (C, C))
+    img = _texture(rng, (C, C), wide)
     c0 = (C - H) // 2
     for _ in range(int(rng.integers(0, 3))):  # checkers beside it
         ang, dist = rng.uniform(0, 2 * np.pi), rng.uniform(1.1, 1.6) * H
@@ -234,7 +295,7 @@ def _face_drawing(rng: np.random.Generator, label: int, families: list[str], C: 
         style = _ink_style(rng, families)
         kind = style.kind
         value = FACES[(label if label else int(rng.integers(1, 7))) - 1]
-        mask = _numeral_mask(str(value), style, H, rng)
+        mask = _numeral_mask(str(value), style, H, rng, wide)
         if rng.random() < 0.2:  # slanted (italic) numerals
             sh = rng.uniform(-0.3, 0.3)
             mask = cv2.warpAffine(mask, np.float32([[1, sh, -sh * H / 2], [0, 1, 0]]), (H, H))
@@ -273,13 +334,20 @@ def _face_drawing(rng: np.random.Generator, label: int, families: list[str], C: 
     return img
 
 
-def _light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """A lamp: gradient, dimness, sometimes a hard shadow edge or a glare spot, its colour (2700-6500 K)."""
+def _light(rng: np.random.Generator, img: np.ndarray, wide: bool = False) -> np.ndarray:
+    """A lamp: gradient, dimness, sometimes a hard shadow edge or a glare spot, its colour (2700-6500 K);
+    ``wide``: dimmer still, and deeper hard shadows (an arm's, a cup's), straight or curved, across the face."""
     C = img.shape[0]
     yy, xx = np.mgrid[0:C, 0:C].astype(np.float32) / C
     g = rng.normal(0, 0.3, 2)
-    img = img * (rng.uniform(0.3, 1.2) * (1 + g[0] * (xx - 0.5) + g[1] * (yy - 0.5)))[..., None]
-    if rng.random() < 0.3:
+    img = img * ((rng.uniform(0.15, 1.2) if wide else rng.uniform(0.3, 1.2)) * (1 + g[0] * (xx - 0.5) + g[1] * (yy - 0.5)))[..., None]
+    if wide and rng.random() < 0.4:
+        t = rng.uniform(0, 2 * np.pi)
+        u = np.cos(t) * (xx - 0.5) + np.sin(t) * (yy - 0.5)
+        u += rng.normal(0, 0.6) * (np.cos(t) * (yy - 0.5) - np.sin(t) * (xx - 0.5)) ** 2  # a curved edge
+        edge = cv2.GaussianBlur((u > rng.uniform(-0.3, 0.3)).astype(np.float32), (0, 0), rng.uniform(0.3, 3.0))
+        img *= (1 - rng.uniform(0.2, 0.75) * edge)[..., None]
+    elif rng.random() < 0.3:
         t = rng.uniform(0, 2 * np.pi)
         shade = (np.cos(t) * (xx - 0.5) + np.sin(t) * (yy - 0.5)) > rng.uniform(-0.3, 0.3)
         img[shade] *= rng.uniform(0.4, 0.8)
@@ -302,7 +370,7 @@ def _motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
 
 
 def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_side: int | None = None,
-              span_edges: float = SPAN, seen: dict[str, float] | None = None) -> np.ndarray:
+              span_edges: float = SPAN, seen: dict[str, float] | None = None, wide: bool = False) -> np.ndarray:
     """One BGR uint8 crop ``span_edges`` face edges across: label 1..6 is ``FACES[label - 1]`` on a cube's
     face; 0 is no cube face.
 
@@ -314,7 +382,7 @@ def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_sid
     gets the camera's pixels per cube edge (``px``) and its defocus and motion blur in camera pixels."""
     H = 80  # face edge at the drawing's resolution
     C = int(H * max(2.4, 1.45 * span_edges))
-    img = _light(rng, _face_drawing(rng, label, families, C, H))
+    img = _light(rng, _face_drawing(rng, label, families, C, H, wide), wide)
     # the camera: this many pixels per cube edge, turned anyhow, a little perspective
     px = float(np.exp(rng.uniform(np.log(11), np.log(56))))
     seen = {} if seen is None else seen
@@ -331,7 +399,7 @@ def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_sid
     cam = np.linalg.inv(centre_shift) @ persp @ centre_shift @ cam
     shot = cv2.warpPerspective(img, cam, (cam_side, cam_side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     if rng.random() < 0.65:  # defocus, up to a soft focus that blurs a numeral's strokes into one another
-        seen["defocus"] = rng.uniform(0.3, min(2.0, 0.5 + 0.1 * px))
+        seen["defocus"] = rng.uniform(0.3, min(2.5 if wide else 2.0, 0.5 + 0.1 * px))
         shot = cv2.GaussianBlur(shot, (0, 0), seen["defocus"])
     if rng.random() < 0.35:
         seen["motion"] = rng.uniform(1.5, 6)
@@ -343,7 +411,7 @@ def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_sid
     # the crop: about the face's centre, turned near the face's outline, a little off in place, turn and scale
     side = out_side or int(rng.integers(28, 64))
     span = span_edges * H * rng.uniform(0.85, 1.18)
-    centre = np.array([C / 2, C / 2]) + rng.normal(0, 0.06 * H, 2)
+    centre = np.array([C / 2, C / 2]) + rng.normal(0, (0.1 if wide else 0.06) * H, 2)
     ang = np.deg2rad(rng.normal(0, 4) if rng.random() < 0.85 else rng.uniform(-45, 45))
     u = np.array([np.cos(ang), np.sin(ang)]) * span / 2
     v = np.array([-np.sin(ang), np.cos(ang)]) * span / 2
@@ -351,5 +419,19 @@ def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_sid
     src += rng.normal(0, 0.02 * span * SPAN / span_edges, (4, 2))  # the rectification's own error
     on_cam = cv2.perspectiveTransform(src[None], cam)[0].astype(np.float32)
     dst = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
-    return cv2.warpPerspective(shot, cv2.getPerspectiveTransform(on_cam, dst), (side, side), flags=cv2.INTER_LINEAR,
+    crop = cv2.warpPerspective(shot, cv2.getPerspectiveTransform(on_cam, dst), (side, side), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REFLECT)
+    return _bend(rng, crop) if wide and rng.random() < 0.4 else crop
+
+
+def _bend(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """What a lens's bend that the calibration's model leaves over does to the crop: a little barrel or
+    pincushion about a point off its middle (the lens's centre lies elsewhere in the frame)."""
+    n = crop.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n - 0.5
+    cx, cy = rng.uniform(-1.5, 1.5, 2)
+    k = rng.uniform(-0.06, 0.06)
+    r2 = (xx - cx) ** 2 + (yy - cy) ** 2
+    f = (1 + k * (r2 - float(np.mean(r2)))).astype(np.float32)
+    mx, my = ((xx - cx) * f + cx + 0.5) * n, ((yy - cy) * f + cy + 0.5) * n
+    return cv2.remap(crop, mx.astype(np.float32), my.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)

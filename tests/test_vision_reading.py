@@ -44,6 +44,13 @@ def test_the_json_form_round_trips_exactly():
     assert Reading.from_json(json.loads(json.dumps(reading.to_json()))) == reading
 
 
+def test_a_cube_seen_but_not_read_surely_has_a_null_value_and_its_place():
+    data = {**CONTRACT_EXAMPLE, "cube": {"value": None, "position": "dark"}}
+    reading = Reading.from_json(data)
+    assert reading.cube == Cube(None, CubePosition.DARK)
+    assert reading.to_json()["cube"] == {"value": None, "position": "dark"}
+
+
 def test_our_added_fields_are_typed_and_unknown_ones_are_kept():
     data = {
         "points": [None] + START[1:],

@@ -69,7 +69,7 @@ class Die:
 
 @dataclass(frozen=True, slots=True)
 class Cube:
-    value: int  # the face up: 1 (64 in the middle), 2, 4, ..., 64
+    value: int | None  # the face up: 1 (64 in the middle), 2, 4, ..., 64; None when the numeral cannot be read surely
     position: CubePosition
 
 
@@ -197,8 +197,8 @@ def _cube(value: Any) -> Cube | None:
         return None
     if not isinstance(value, Mapping) or not {"value", "position"} <= set(value):
         raise ReadingError(f'cube must be {{"value", "position"}} or null, not {value!r}')
-    if type(value["value"]) is not int or value["value"] not in CUBE_FACES:
-        raise ReadingError(f"cube.value must be one of {', '.join(map(str, CUBE_FACES))}, not {value['value']!r}")
+    if value["value"] is not None and (type(value["value"]) is not int or value["value"] not in CUBE_FACES):
+        raise ReadingError(f"cube.value must be one of {', '.join(map(str, CUBE_FACES))} or null (not read), not {value['value']!r}")
     return Cube(value["value"], _choice(CubePosition, value["position"], "cube.position"))
 
 
