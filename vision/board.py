@@ -198,13 +198,14 @@ def surface_outline(cfg: BoardFinderConfig, image: Image, prior: LeatherPrior | 
     grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(grown)
     if n < 2:
-        raise BoardNotFoundError("no board found: nothing in view looks like the leather points")
+        raise BoardNotFoundError("no board found: nothing in view looks like the leather points; have the whole board in "
+                                 "view and lit, or give the board's corners with --corners")
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     leather = (mask > 0) & (labels == best)
     if leather.sum() < cfg.min_area_frac * mask.size:
         raise BoardNotFoundError(
-            f"no board found: leather-like pixels cover only {100 * leather.sum() / mask.size:.1f}% of the image"
-        )
+            f"no board found: leather-like pixels cover only {100 * leather.sum() / mask.size:.1f}% of the image; have the "
+            "whole board in view and lit, or give the board's corners with --corners")
     ys, xs = np.nonzero(leather)
     hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
     dense = np.concatenate([np.linspace(hull[i], hull[(i + 1) % len(hull)], 16, endpoint=False) for i in range(len(hull))])

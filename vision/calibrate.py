@@ -392,7 +392,12 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     # camera's start stacks misread (a five read as ten: their sides seen as a second layer), or left unread,
     # are the reader's to judge while it reads, and a few are borne
     if amiss and not (_placed(reading) and len(amiss) <= cfg.max_start_amiss and _rings_in_place(cfg, lab, layout)):
-        raise StartPositionNotFoundError(f"the board does not read as the start position: points {list(reading.points)!r}")
+        amiss_text = ", ".join(f"{i + 1} ({'nothing' if reading.points[i] is None else reading.points[i]} for {START_POINTS[i]})"
+                               for i in amiss if i < 24)
+        raise StartPositionNotFoundError(
+            f"the board does not read as the start position: points {list(reading.points)!r} (dark's numbers, + dark; "
+            f"amiss: {amiss_text or 'checkers on the bar'}); set up the start position, light the board evenly, or give "
+            "the board's corners with --corners")
     # the fit is kept: the rings its bare places show, as the reader measures them
     bare = rim_strengths(rcfg, cal, to_canonical(image, maps))
     bare[np.array([[abs(n) > k for k in range(bare.shape[1])] for n in START_POINTS])] = np.nan  # under a start checker
