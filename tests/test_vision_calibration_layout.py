@@ -232,3 +232,18 @@ def test_the_board_is_found_small_dim_and_edged_in_the_leathers_hue(turn_deg: fl
     # the corners in any order (the canonical plane's orientation is calibration's to settle)
     miss = np.hypot(*(found[:, None] - truth[None]).transpose(2, 0, 1)).min(axis=0)
     assert miss.max() < 0.01 * board_px + 2, miss
+
+
+@pytest.mark.parametrize("across", [True, False])
+def test_the_start_pattern_is_read_under_a_dim_lamp_and_hard_shadow_bands(across: bool) -> None:
+    """A dim lamp (half the light) and two hard-edged shadow bands (a further 0.55) over the board, across its
+    length or along it: the corners' checkers are still seen and the seating still told."""
+    board = draw_start(True, True, OLIVE_GREY, PALE_ORANGE).astype(np.float32) * 0.5
+    for a, b in ((60, 140), (300, 380)):  # mm along the board's length, or (scaled to its depth) across it
+        if across:
+            board[:, int(a * PPM):int(b * PPM)] *= 0.55
+        else:
+            board[int(a * PPM * D / W):int(b * PPM * D / W)] *= 0.55
+    found = find_layout(PatternConfig(), BoardGeometry(), _lab(np.clip(board, 0, 255).astype(np.uint8)), PPM)
+    assert found.layout == Layout(home_right=True, dark_bottom=True)
+    assert found.corners_seen >= 6
