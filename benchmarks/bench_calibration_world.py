@@ -73,6 +73,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--setups", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0, help="the first setup's number (to rerun setups of a longer run)")
     ap.add_argument("--fix", action="append", default=[], help="factor=value for every setup")
     ap.add_argument("--hold-out", action="append", default=[], help="factor=value never drawn")
     ap.add_argument("--tolerance", type=float, default=25.0, help="pixels a corner checker may land from the world's")
@@ -88,7 +89,7 @@ def main() -> int:
         per: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         reasons: Counter[str] = Counter()
         seconds = []
-        for s in range(args.setups):
+        for s in range(args.first, args.first + args.setups):
             scene = start_scene(args.seed * 10_007 + s, fixed, hold)
             path = folder / f"start{s:03d}.jpg"
             cv2.imwrite(str(path), render(scene))  # written and read back, as `bgref calibrate` would get it
@@ -109,7 +110,8 @@ def main() -> int:
                 per[(k, scene.factors[k])][result] += 1
             f = scene.factors
             print(f"setup {s:3d}: {result:7s} {seconds[-1]:5.1f} s  [turn {f['turn']} ({scene.mounting.turn:.0f}°), side {f['side']}, tilt {f['tilt']}, "
-                  f"lens {f['lens']}, fill {f['fill']}, lamp {f['lamp']}, dim {f['dim']}, home {f['home']}, dark {f['dark_seat']}] {why[:120]}", flush=True)
+                  f"lens {f['lens']}, fill {f['fill']}, lamp {f['lamp']}, dim {f['dim']}, shadows {f['shadows']}, "
+                  f"sources {f['sources']}, leather {f['leather']}, table {f['table']}, home {f['home']}, dark {f['dark_seat']}] {why[:120]}", flush=True)
         n = args.setups
         print()
         print(f"Setups {n}, seed {args.seed}" + (f", fixed {fixed}" if fixed else "") + (f", held out {hold}" if hold else "")

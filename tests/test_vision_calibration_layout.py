@@ -174,3 +174,76 @@ def test_a_camera_turned_half_round_calibrates_with_the_players_where_they_sit()
         assert np.hypot(*(seen - drawn)) < 10, point
     assert cal.layout.home_right == setup.layout.home_right  # the seating: home boards on dark's right, or not
     assert cal.layout.dark_bottom != setup.layout.dark_bottom  # dark at the picture's top, the renderer's bottom
+
+
+# ----------------------------------------------------------------------------- the board found small, dim and edged
+
+
+def _board_in_frame(turn_deg: float, board_px: float, light: tuple[float, float, float], edge_line: bool,
+                    defocus: float = 0.0, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """The drawn start position put into a 1280x720 frame on a dark green cloth, its long side ``board_px`` long and
+    turned ``turn_deg``, lit by ``light`` (a gain per BGR channel: a dim lamp, a cool one), with sensor noise; with
+    ``edge_line``, a thin line of the olive leather's colour round the frame's outer edge (where a cloth meets the
+    frame, their blend and a JPEG's ringing can take the leather's hues), out of focus by ``defocus`` px. Returns the frame and where the playing
+    surface's four corners are in it (px)."""
+    board = draw_start(True, True, OLIVE_GREY, PALE_ORANGE)
+    mm_per_px = 1 / PPM
+    scale = board_px / W  # image px per mm
+    t = np.radians(turn_deg)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+
+    def to_frame(mm: np.ndarray) -> np.ndarray:  # board mm -> frame px: about the board's centre, then to (640, 370)
+        return (mm - (W / 2, D / 2)) @ rot.T * scale + (640.0, 370.0)
+
+    outer_mm = np.array([[0, 0], [W, 0], [W, D], [0, D]], np.float64)
+    inner_mm = np.array([[FRAME, FRAME], [W - FRAME, FRAME], [W - FRAME, D - FRAME], [FRAME, D - FRAME]], np.float64)
+    hom = cv2.getPerspectiveTransform((outer_mm / mm_per_px).astype(np.float32), to_frame(outer_mm).astype(np.float32))
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    frame[:] = (45, 85, 35)  # the cloth
+    warped = cv2.warpPerspective(board, hom, (1280, 720))
+    inside = cv2.warpPerspective(np.full(board.shape[:2], 255, np.uint8), hom, (1280, 720)) > 0
+    frame[inside] = warped[inside]
+    if edge_line:
+        cv2.polylines(frame, [np.round(to_frame(outer_mm)).astype(np.int32)], True, OLIVE, 5, cv2.LINE_AA)
+    if defocus:
+        frame = cv2.GaussianBlur(frame, (0, 0), defocus)
+    rng = np.random.default_rng(seed)
+    lit = frame.astype(np.float32) * np.array(light, np.float32) + rng.normal(0, 2.0, frame.shape)
+    return np.clip(lit, 0, 255).astype(np.uint8), to_frame(inner_mm)
+
+
+@pytest.mark.parametrize(("turn_deg", "board_px", "light", "edge_line", "defocus"), [
+    (84.0, 300.0, (0.5, 0.42, 0.34), False, 0.0),  # fill about 42% of the frame's height, turned across it, a dim cool lamp
+    (12.0, 420.0, (0.4, 0.33, 0.27), True, 1.5),  # oblique, fill about half the height, dimmer, soft, a leather-hued edge
+    (0.0, 1000.0, (1.0, 1.0, 1.0), True, 0.0),  # a large board under a neutral lamp: the edge line must not shrink it
+])
+def test_the_board_is_found_small_dim_and_edged_in_the_leathers_hue(turn_deg: float, board_px: float,
+                                                                      light: tuple[float, float, float], edge_line: bool,
+                                                                      defocus: float) -> None:
+    """The playing surface's corners are found where the frame was drawn, whether the leather covers only a
+    sliver of the frame and whether a line of its hue runs round the frame's outer edge (which the finder
+    took for the leather's outline: the board then came out a frame's width too large)."""
+    from vision.board import board_candidates, inner_rectangle
+
+    image, truth = _board_in_frame(turn_deg, board_px, light, edge_line, defocus)
+    geo = BoardGeometry()
+    _, lens, hom = board_candidates(CalibrationConfig().finder, image, geo)[0]
+    found = lens.distort(cv2.perspectiveTransform(inner_rectangle(geo).reshape(-1, 1, 2), np.linalg.inv(hom)).reshape(-1, 2))
+    # the corners in any order (the canonical plane's orientation is calibration's to settle)
+    miss = np.hypot(*(found[:, None] - truth[None]).transpose(2, 0, 1)).min(axis=0)
+    assert miss.max() < 0.01 * board_px + 2, miss
+
+
+@pytest.mark.parametrize("across", [True, False])
+def test_the_start_pattern_is_read_under_a_dim_lamp_and_hard_shadow_bands(across: bool) -> None:
+    """A dim lamp (half the light) and two hard-edged shadow bands (a further 0.55) over the board, across its
+    length or along it: the corners' checkers are still seen and the seating still told."""
+    board = draw_start(True, True, OLIVE_GREY, PALE_ORANGE).astype(np.float32) * 0.5
+    for a, b in ((60, 140), (300, 380)):  # mm along the board's length, or (scaled to its depth) across it
+        if across:
+            board[:, int(a * PPM):int(b * PPM)] *= 0.55
+        else:
+            board[int(a * PPM * D / W):int(b * PPM * D / W)] *= 0.55
+    found = find_layout(PatternConfig(), BoardGeometry(), _lab(np.clip(board, 0, 255).astype(np.uint8)), PPM)
+    assert found.layout == Layout(home_right=True, dark_bottom=True)
+    assert found.corners_seen >= 6

@@ -58,7 +58,10 @@ class BoardFinderConfig:
     min_k1_gain: float = 0.15  # a barrel coefficient must cut the outline misfit by this fraction
     open_frac: float = 0.006  # opening kernel, fraction of the work width (drops specks)
     close_frac: float = 0.06  # leather within this (fraction of the work width) belongs together
-    min_area_frac: float = 0.03  # leather covers at least this much of the image
+    # leather covers at least this much of the image: a board filling 35% of the frame's shorter side, turned
+    # across it, covers 5% of a 16:9 image; its points are a third of the board, the start's checkers hide a
+    # quarter of them, and a dim cool lamp greys half of the rest out of the prior (0.03 refused fill 40-60%)
+    min_area_frac: float = 0.006
     max_k1: float = 0.25  # barrel coefficient search range (used when k1_steps > 1)
     k1_steps: int = 1  # 1 = no barrel search: the outline of the points is too coarse to measure it reliably
     max_quad_residual: float = 0.1  # 75th percentile of the outline's distance to the fitted quad, fraction of its size
@@ -69,6 +72,7 @@ class BoardFinderConfig:
     table_ring_share: float = 0.6  # a patch surrounded this much by table is the table's
     min_aspect: float = 1.1  # long/short side of the board (nominal 480/340)
     max_aspect: float = 2.0
+    same_fit_mm: float = 1.0  # two fits whose corners lie this near are one
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,13 +198,14 @@ def surface_outline(cfg: BoardFinderConfig, image: Image, prior: LeatherPrior | 
     grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(grown)
     if n < 2:
-        raise BoardNotFoundError("no board found: nothing in view looks like the leather points")
+        raise BoardNotFoundError("no board found: nothing in view looks like the leather points; have the whole board in "
+                                 "view and lit, or give the board's corners with --corners")
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     leather = (mask > 0) & (labels == best)
     if leather.sum() < cfg.min_area_frac * mask.size:
         raise BoardNotFoundError(
-            f"no board found: leather-like pixels cover only {100 * leather.sum() / mask.size:.1f}% of the image"
-        )
+            f"no board found: leather-like pixels cover only {100 * leather.sum() / mask.size:.1f}% of the image; have the "
+            "whole board in view and lit, or give the board's corners with --corners")
     ys, xs = np.nonzero(leather)
     hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
     dense = np.concatenate([np.linspace(hull[i], hull[(i + 1) % len(hull)], 16, endpoint=False) for i in range(len(hull))])
@@ -322,11 +327,25 @@ def board_candidates(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry,
         except BoardNotFoundError as exc:
             error = exc
             continue
-        hom, score = refine_homography(cfg, image, lens, homography_from_corners(quad, geo), geo, prior)
-        fits.append((score, lens, hom))
+        # the outline is the leather's, or the frame's outer edge: where the table meets the frame, the blend of their
+        # colours (and a JPEG's ringing) can take the leather's hues in a thin line round the whole board, most of all
+        # when the board is small in the frame and dimly lit; the alignment with the points judges which it is
+        for outer in (False, True):
+            hom, score = refine_homography(cfg, image, lens, homography_from_corners(quad, geo, outer), geo, prior)
+            fits.append((score, lens, hom))
     if not fits:
         raise error or BoardNotFoundError("no board found")
-    return sorted(fits, key=lambda f: -f[0])
+    kept: list[tuple[float, Lens, NDArray[np.float64]]] = []
+    for fit in sorted(fits, key=lambda f: -f[0]):  # fits that came to the same alignment are tried once
+        if not any(fit[1] == k[1] and _same_fit(fit[2], k[2], geo, cfg.same_fit_mm) for k in kept):
+            kept.append(fit)
+    return kept
+
+
+def _same_fit(a: NDArray[np.float64], b: NDArray[np.float64], geo: BoardGeometry, tolerance_mm: float) -> bool:
+    """Whether two homographies put the playing surface's corners within ``tolerance_mm`` of each other."""
+    corners = cv2.perspectiveTransform(inner_rectangle(geo).reshape(-1, 1, 2), np.linalg.inv(a))
+    return bool(np.abs(cv2.perspectiveTransform(corners, b).reshape(-1, 2) - inner_rectangle(geo)).max() <= tolerance_mm)
 
 
 def locate_board(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry) -> tuple[Lens, NDArray[np.float64]]:

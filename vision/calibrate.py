@@ -323,9 +323,12 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
         # the best fit drawn to the start checkers, looked for near their places, then farther afield: where a
         # column is covered end to end by the two five-stacks (no leather shows there), or the table's colour joins
         # the leather's, the outline misses and the fit lies up to a point's width off at that end of the board
-        drawn = [refit_on_start(cfg, image, *fits[0])]
+        # the fit drawn is the best aligned whose start pattern reads (a dim, small board's alignments may all
+        # fail to converge, and their order then says nothing)
+        base = next((fit for fit in fits if _start_pattern_reads(cfg, image, *fit)), fits[0])
+        drawn = [refit_on_start(cfg, image, *base)]
         if cfg.wide_refit_searches:
-            drawn.append(refit_on_start(cfg, image, *fits[0], cfg.wide_refit_searches))
+            drawn.append(refit_on_start(cfg, image, *base, cfg.wide_refit_searches))
         fits = drawn + fits
         tries = fits + [(lens, rescaled(hom, geo, f, d)) for f, d in cfg.perturbations for lens, hom in fits[:1]]
         for lens, hom in tries:
@@ -343,6 +346,17 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
         return nearly[1]  # no fit read back exactly: the one that read back with the fewest points amiss
     assert failure is not None
     raise failure
+
+
+def _start_pattern_reads(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64]) -> bool:
+    """Whether the start position's pattern (:mod:`vision.start_layout`) reads on the board seen through this fit."""
+    rcfg = cfg.reader
+    canon = flatten_light(rcfg, to_canonical(image, canonical_maps(lens, hom, rcfg.geometry, rcfg.px_per_mm)), rcfg.wood_level)
+    try:
+        learn_layout(cfg, lab_image(canon))
+    except StartPositionNotFoundError:
+        return False
+    return True
 
 
 def _board_fits(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64] | None,
@@ -392,7 +406,12 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     # camera's start stacks misread (a five read as ten: their sides seen as a second layer), or left unread,
     # are the reader's to judge while it reads, and a few are borne
     if amiss and not (_placed(reading) and len(amiss) <= cfg.max_start_amiss and _rings_in_place(cfg, lab, layout)):
-        raise StartPositionNotFoundError(f"the board does not read as the start position: points {list(reading.points)!r}")
+        amiss_text = ", ".join(f"{i + 1} ({'nothing' if reading.points[i] is None else reading.points[i]} for {START_POINTS[i]})"
+                               for i in amiss if i < 24)
+        raise StartPositionNotFoundError(
+            f"the board does not read as the start position: points {list(reading.points)!r} (dark's numbers, + dark; "
+            f"amiss: {amiss_text or 'checkers on the bar'}); set up the start position, light the board evenly, or give "
+            "the board's corners with --corners")
     # the fit is kept: the rings its bare places show, as the reader measures them
     bare = rim_strengths(rcfg, cal, to_canonical(image, maps))
     bare[np.array([[abs(n) > k for k in range(bare.shape[1])] for n in START_POINTS])] = np.nan  # under a start checker
