@@ -37,7 +37,9 @@ from benchmarks.world.render import render  # noqa: E402
 from benchmarks.world.scene import FACTORS, Scene, random_scene  # noqa: E402
 
 HEADING = "## Vision on independent renders"
-MEASURES = ("exact", "points", "unsure points", "unsure visible", "unsure covered", "wrong covered", "die value", "flat/cocked", "cube")
+MEASURES = ("exact", "points", "unsure points", "unsure visible", "unsure covered", "wrong covered", "die value", "flat/cocked", "cube",
+            "die sure wrong", "cube sure wrong")
+SURE = 0.6  # the referee acts on a die or cube read at least this surely (docs/board-spec.md)
 
 
 def bgref(*args: str) -> subprocess.CompletedProcess[str]:
@@ -119,6 +121,16 @@ def score(truth: dict, read: dict | None) -> dict[str, tuple[int, int]]:
            "unsure covered": (sum(b is None for _, b in under), len(under)),
            "wrong covered": (sum(b is not None and a != b for a, b in under), len(under)),
            "die value": (dv, sum(t_flat.values())), "flat/cocked": (fc, n_dice)}
+    # what the referee would act on: dice and cube read surely (confidence >= SURE) yet wrong
+    conf = read.get("confidence") or {}
+    dice_conf = list(conf.get("dice") or [])
+    rdice = read.get("dice") or []
+    sure_read = [d for i, d in enumerate(rdice) if i < len(dice_conf) and (dice_conf[i] or 0) >= SURE]
+    fkey = lambda d: (d.get("value") if d.get("flat") else None, bool(d.get("flat")), d.get("half"))  # noqa: E731
+    sure_wrong = sum((Counter(fkey(d) for d in sure_read) - Counter(fkey(d) for d in truth["dice"])).values())
+    out["die sure wrong"] = (sure_wrong, len(sure_read))
+    if rc is not None and rc.get("value") is not None and (conf.get("cube") or 0) >= SURE:
+        out["cube sure wrong"] = (int(not cube_ok), 1)
     if tc is not None:
         out["cube"] = (int(cube_ok), 1)
     return out
@@ -215,7 +227,9 @@ def main() -> int:
                       "Measures: whole board exact (points, bar, dice, cube; a place an arm, sleeve or cup covers, by the world's own geometry, "
                       "may be read right or left unsure, never wrong), per point read (a point the reader calls unsure "
                       "is counted under 'unsure points' instead; 'unsure visible' of the points in view, 'unsure covered' of those covered), "
-                      "'wrong covered': covered points read with a wrong count, per flat die value, flat/cocked per die, cube value and owner. "
+                      "'wrong covered': covered points read with a wrong count, per flat die value, flat/cocked per die, cube value and owner (an unread cube counts as a miss); "
+                      "'die sure wrong' and 'cube sure wrong': of the dice and cubes read at confidence >= 0.6 (what the referee acts on), "
+                      "those wrong. "
                       "A setup that does not calibrate counts its stills as unread.\n\n" + text)
     return 0
 

@@ -28,7 +28,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
-from engine.board import Board
+from engine.board import DARK, Board
 from engine.colour import COLOURS
 from engine.game import (
     AcceptIllegal,
@@ -508,9 +508,38 @@ def _is_start(board: Board) -> bool:
         return False
 
 
+START_DOUBT = 3  # at most this many points read unsure may differ from the start position and still count as it
+
+
+def _start_within_doubt(seen: Seen) -> Seen:
+    """Waiting for a game, a reading that is the start position on every point vision is sure of is the start:
+    a stack vision reads short, and says it is unsure of, must not keep the game from ever beginning."""
+    start = Board.from_position(Position.start(), DARK)
+    wrong = {i + 1 for i, (a, b) in enumerate(zip(start.points, seen.board.points)) if a != b}
+    if _fit(start, seen) == "unsure" and len(wrong) <= START_DOUBT:
+        return replace(seen, board=start)
+    return seen
+
+
+def _opened_unseen(seen: Seen) -> bool:
+    """The board stands one opening play (of some roll, by either player) from the start position, with no
+    more than a few points read unsure (else too little is known to say a game began)."""
+    if len(seen.unsure_points) > START_DOUBT:
+        return False
+    pairs = [(d0, d1) for d0 in range(1, 7) for d1 in range(1, 7) if d0 != d1]
+    return bool(_fitting((((d0, d1), Position.start(), 0 if d0 > d1 else 1, (d0, d1)) for d0, d1 in pairs), seen))
+
+
 def _setup(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    seen = _start_within_doubt(seen)
     if not _is_start(seen.board):
-        return ref, Outcome()
+        if not _opened_unseen(seen):
+            return ref, Outcome()
+        # the start was never seen whole (a hand over it, a stack misread) and the opening play is made:
+        # the game is on, and its opening roll is taken as for any opening the camera missed
+        ref = replace(ref, stage=Stage.PLAYING, plays=0)
+        ref, more = _playing(ref, seen)
+        return ref, _merge(_say(Note("the start position was not seen whole, but the opening play was: the game is followed")), more)
     ref = replace(ref, stage=Stage.PLAYING, plays=0)
     out = _say(Note("start position seen: each player rolls one die for the opening roll"), signals=[_cube_signal(ref)])
     if seen.dice:
@@ -825,7 +854,7 @@ def _cocked_confirmed(ref: Referee, seen: Seen) -> tuple[Referee, Outcome, bool]
     where they lay, now read flat, were flat (a misreading: no call, the roll stands); anything else (the die
     still cocked, the dice picked up or rolled again) confirms it.  Also says whether the die is still cocked
     (then the reading has no more to tell)."""
-    pending, same = ref.cocked_seen, _still_lying(ref, ref.cocked_seen, seen)
+    same = _still_lying(ref, ref.cocked_seen, seen)
     ref = replace(ref, cocked_seen=(), hidden_since=False)
     player, name = ref.game.turn, ref.settings.players[ref.game.turn]
     if same and all(d.flat for d in seen.dice):

@@ -82,6 +82,7 @@ class _Placer:
                 x = float(self.rng.uniform(geo.frame + 30, geo.width - geo.frame - 30))
                 y = geo.depth - geo.frame / 2 if (cube.position is CubePosition.DARK) == self.layout.dark_bottom else geo.frame / 2
                 xy = (x, y)
+            assert cube.value is not None, "a scripted game's cube always shows its face"
             self.cube = CubeSpec(cube.value, cube.position.value, xy, float(self.rng.uniform(-12, 12)))
         return self.cube
 
@@ -210,7 +211,7 @@ def game_items(seed: int, layout: Layout, script: Script | None = None, turns: i
 # a cocked die, a roll into the opponent's half (one die, then both dice thrown by the roller's hand), a roll
 # out of turn (the other player's hand throwing), checkers moved before the roll, a checker moved while one
 # waits on the bar (the first time a player is on the bar), a roll before the pickup; a double taken.
-EVERY_FOUL: dict[str, int] = dict(cocked_die_turn=1, wrong_die_turn=2, wrong_half_turn=3, out_of_turn_turn=4, moved_before_roll_turn=5,
+EVERY_FOUL: dict[str, Any] = dict(cocked_die_turn=1, wrong_die_turn=2, wrong_half_turn=3, out_of_turn_turn=4, moved_before_roll_turn=5,
                                   wrong_half_both_turn=6, early_roll_turn=7, one_die_turn=8, double_turn=9)
 
 

@@ -57,11 +57,6 @@ def test_footage_gives_the_same_game_as_the_readings(game):
     assert seen.record() == truth.record()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "vision reads the flat 6 of Bob's 6-2 (lying beside a checker) as cocked: the outline and pip rules see it "
-    "flat (its corner pips make a square, 0.99) but vision.cocked's network says cocked (0.84) and overrules them; "
-    "the die is now reported at confidence 0.5 (disputed), yet the referee still makes one false call; the game "
-    "recorded is still right. The flat/cocked stage is issue #45's to mend; strict, so a mend shows"))
 def test_irregularities_are_flagged_and_nothing_else(game):
     script, _, truth_notes, _, seen_notes, *_ = game
     levels = lambda notes: [(n.level, n.text) for n in notes if n.level != "info"]  # noqa: E731

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -11,7 +10,6 @@ import pytest
 from vision.board import _drop_table_islands, lamp_gains
 from vision.calibrate import calibrate
 from vision.config import CalibrationConfig
-from vision.errors import StartPositionNotFoundError
 from vision.geometry import START_POINTS
 from vision.read import BoardReader
 from vision.render import random_scene, random_setup, render
@@ -62,9 +60,6 @@ def test_calibrates_when_the_outline_misses_a_column_covered_end_to_end() -> Non
     # setup 15 of bench_vision's seed 3434343: the two five-stacks at the outer boards' end meet mid-board,
     # no leather shows in that column, and the board's fit lies a point's width off at that end; only
     # the refit to start checkers looked for farther afield finds the board
+    # (without the wide refit it failed until s37, when the board finder tried the outline as the frame's edge
+    # too; that counterfactual no longer holds and is not asserted)
     assert _calibrates_and_reads_back(3434343, 15)
-    seed = 3434343 + 15000
-    setup = random_setup(np.random.default_rng(seed))
-    start, _ = render(random_scene(np.random.default_rng(seed + 1), setup.layout, start=True), setup, seed + 1)
-    with pytest.raises(StartPositionNotFoundError):
-        calibrate(replace(CalibrationConfig(), wide_refit_searches=()), start)

@@ -109,3 +109,22 @@ def test_score_under_cover() -> None:
     read["points"][0] = None  # unsure on a point in plain view: not exact
     s = score(t, read)
     assert s["exact"] == (0, 1) and s["unsure visible"] == (1, 22) and s["unsure points"] == (2, 24)
+
+
+def test_sure_but_wrong_dice_and_cube() -> None:
+    """Only what the referee would act on (confidence >= 0.6) counts as sure; a cocked die has no value."""
+    t = truth_with([])
+    t["dice"] = [{"value": 5, "flat": True, "half": "right"}, {"value": 2, "flat": False, "half": "right"}]
+    t["cube"] = {"value": 2, "position": "dark"}
+    read = {"points": list(t["points"]), "bar": dict(t["bar"]), "cube": {"value": 2, "position": "dark"},
+            "dice": [{"value": 6, "flat": True, "half": "right"}, {"value": None, "flat": False, "half": "right"}],
+            "confidence": {"dice": [0.9, 0.8], "cube": 0.95}}
+    s = score(t, read)
+    assert s["die sure wrong"] == (1, 2) and s["cube sure wrong"] == (0, 1)
+    read["confidence"] = {"dice": [0.3, 0.8], "cube": 0.95}  # the misread 6 said unsure: not acted on
+    read["cube"] = {"value": 4, "position": "dark"}
+    s = score(t, read)
+    assert s["die sure wrong"] == (0, 1) and s["cube sure wrong"] == (1, 1)
+    read["cube"] = {"value": None, "position": "dark"}  # unread: a miss, not a sure wrong one
+    s = score(t, read)
+    assert "cube sure wrong" not in s and s["cube"] == (0, 1)

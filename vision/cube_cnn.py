@@ -11,6 +11,7 @@ next to this module; nothing is downloaded, torch is not needed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def cube_input(crop: NDArray[np.uint8]) -> NDArray[np.float32]:
     return np.clip((small - hi) / max(hi - lo, 12.0), -3.0, 1.5).astype(np.float32)
 
 
-def _percentiles(*qs: float):
+def _percentiles(*qs: float) -> Callable[[NDArray[np.float32]], list[float]]:
     """A function of a flat array of ``(INPUT_SIDE - 2 * _M) ** 2`` values giving its ``qs`` percentiles as
     ``np.percentile`` does (linear), from one partial sort: it runs for every crop, and ``np.percentile`` costs
     more than the rest of the crop's preparation."""
