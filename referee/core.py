@@ -345,9 +345,20 @@ def _in_turn(handler: Handler) -> Handler:
     return stamping
 
 
+def _lone_unread_point(seen: Seen) -> Seen:
+    """One point left unread, nothing else hidden: vision is unsure of that point (a stack it cannot count),
+    not a hand over the board (a hand, sleeve or cup hides more than one place).  The rest of the reading
+    stands, with that point unsure: waiting on it as on a hand would let a whole play go by unseen."""
+    if len(seen.occluded) != 1 or not seen.occluded[0].startswith("point:"):
+        return seen
+    point = int(seen.occluded[0].split(":", 1)[1])
+    return replace(seen, occluded=(), unsure_points=seen.unsure_points | {point})
+
+
 def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     if isinstance(seen, Press):
         return _press(ref, seen)
+    seen = _lone_unread_point(seen)
     if seen.occluded:
         # a hand or cup hides part of the board: wait, noting whose side it came from (who throws next)
         return replace(ref, hidden_since=bool(ref.cocked_seen), hand=hand_side(seen.occluded)), Outcome()

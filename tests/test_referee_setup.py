@@ -60,3 +60,20 @@ def test_a_board_no_opening_play_reaches_is_not_taken_for_a_game_begun() -> None
     half = START[:12] + (3,) + START[13:18] + (0,) + START[19:]
     ref, out = observe(start(SETTINGS), seen(half, SeenDie(3, True, "home"), SeenDie(1, True, "outer")))
     assert ref.stage is Stage.SETUP and not out.events
+
+
+def test_one_point_left_unread_is_vision_unsure_not_a_hand() -> None:
+    """Vision leaves light's five on dark's 19 unread (null, so ``occluded``), nothing else hidden: that is
+    a stack it cannot count, not a hand over the board; the start is seen and the game begins."""
+    short = START[:18] + (0,) + START[19:]
+    one = Seen(board=board(short), dice=(), cube_value=1, cube_position="centre", occluded=("point:19",))
+    ref, _ = observe(start(SETTINGS), one)
+    assert ref.stage is Stage.PLAYING
+
+
+def test_two_places_hidden_are_a_hand_and_the_referee_waits() -> None:
+    """Dark's 19 and 20 hidden: a hand, sleeve or cup over the board; nothing is judged until it is gone."""
+    short = START[:18] + (0,) + START[19:]
+    two = Seen(board=board(short), dice=(), cube_value=1, cube_position="centre", occluded=("point:19", "point:20"))
+    ref, out = observe(start(SETTINGS), two)
+    assert ref.stage is Stage.SETUP and not out.notes
