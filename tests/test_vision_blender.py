@@ -147,6 +147,7 @@ def test_what_counts_as_a_bare_board() -> None:
     assert not looks_bare(board(dice=[{"value": 3, "flat": True, "half": "home"}]))
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_cli_calibrate_with_the_empty_board(tmp_path: Path) -> None:
     code = "import sys; from referee.cli import main; sys.exit(main(sys.argv[1:]))"
     run = [sys.executable, "-c", code, "calibrate", str(DATA / "start.jpg"), "-o", str(tmp_path / "c.json"), "--empty"]
@@ -215,6 +216,7 @@ def _fixture_reading(calibrated: Calibrated, name: str, frame: str) -> tuple[dic
     return BoardReader(cal)(image).to_json(), want
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_light_checkers_on_orange_leather_under_a_hotspot(calibrated: Calibrated) -> None:
     """Light checkers' orange inlay is the orange points' own leather, but a warm lamp's hotspot makes
     the inlay, 8 mm nearer the lamp, look a little lighter than the leather calibration saw (Blender
@@ -226,6 +228,7 @@ def test_light_checkers_on_orange_leather_under_a_hotspot(calibrated: Calibrated
     assert reading["bar"] == truth["bar"] and reading["off"] == truth["off"]
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_lone_light_checkers_on_orange_points_under_a_warm_lamp_are_counted(calibrated: Calibrated) -> None:
     """Under a warm lamp (Blender seed 2026130420, ``tests/data/vision_blender_rims``) a lone light checker
     on point 24 and two on point 4, orange inlays on orange leather, were read as none and as one by
@@ -239,6 +242,7 @@ def test_lone_light_checkers_on_orange_points_under_a_warm_lamp_are_counted(cali
         assert reading["points"] == want["points"] and reading["bar"] == want["bar"]
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_bare_corner_point_covered_at_the_start_reads_bare() -> None:
     """Under a cool lamp (Blender seed 2026113570, ``tests/data/vision_blender_corner``) point 1, in the
     corner by the frame and covered at the start, was read as holding one light checker when bare: its
@@ -370,6 +374,7 @@ def test_a_tipped_tops_corner_pips_are_measured_where_a_foreshortened_read_puts_
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_six_tipped_nearly_toward_the_camera_is_told_by_its_pips(calibrated: Calibrated) -> None:
     """A 6 leaning on a checker (Blender seed 2026131590, ``tests/data/vision_blender_steep_six``, frame 5) is tipped
     toward the camera by about the viewing angle: its outline is a flat die's and its pips make a rectangle 0.956
@@ -403,6 +408,7 @@ def test_a_cocked_die_the_outline_rules_call_flat_is_found_by_the_network(calibr
     assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_the_light_between_two_rims_is_no_tipped_die(calibrated: Calibrated) -> None:
     """Between two checkers' copper rims (Blender seed 2026128600, ``tests/data/vision_blender_rim_gap``,
     frame 10) lies a light blob no clean rectangle, whose dark leather a foreshortened read takes for a 2's
@@ -433,6 +439,7 @@ def test_a_cluster_of_stacks_the_dim_lamp_leaves_poorly_explained_is_read() -> N
         assert min(reading["confidence"]["points"]) > 0.5
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_light_checkers_on_their_own_kind_of_leather_under_a_hot_spot_are_read(calibrated: Calibrated) -> None:
     """Point 2's orange leather lies in a corner under a steep camera (Blender seed 2026136420, 14.6° tilt,
     ``tests/data/vision_blender_leather_kind``): calibration saw it 6.0 class spreads from the light inlay,
@@ -584,6 +591,7 @@ def test_dice_rest_on_what_they_lie_on() -> None:
     assert cocked > 0
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_when_both_inlays_look_as_light_the_greener_is_darks() -> None:
     """Under a cool lamp (Blender seed 2026122550, ``tests/data/vision_blender_equal_inlays``; the never-seen
     set of session 13) the olive and orange inlays looked equally light (L 131 and 129): taking the darker
@@ -741,6 +749,7 @@ def test_a_lone_checker_on_leather_of_its_inlay_colour_is_read(calibrated: Calib
     assert reading["cube"] == want["cube"] and _dice_and_halves(reading) == _dice_and_halves(want)
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_grey_patch_of_table_past_the_frame_is_no_die(calibrated: Calibrated) -> None:
     """Under a warm lamp on a grey table (Blender seed 2026130680, ``tests/data/vision_blender_grey_table``,
     frame 7), the strip past a long side's outline, where dice on the frame are looked for, held a die-like blob of
@@ -771,6 +780,7 @@ def test_a_die_on_the_frame_is_judged_lit_as_the_board_is(calibrated: Calibrated
     assert lit_as_board(cfg, blob, blob.centre, np.ones_like(gains)).lightness == pytest.approx(183.0, abs=1.0)
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_crop_astride_a_cocked_die_s_top_and_side_face_is_no_face(calibrated: Calibrated) -> None:
     """Under a dim lamp, the camera 11 degrees off vertical (Blender seed 2026112710 setup 10,
     ``tests/data/vision_blender_straddled_two``, frame 4), a 3 stands cocked on the frame, its side face a 5. A
@@ -781,6 +791,7 @@ def test_a_crop_astride_a_cocked_die_s_top_and_side_face_is_no_face(calibrated: 
     _fixed(calibrated, "vision_blender_straddled_two", "frame04.jpg", [(3, False, "off"), (3, True, "home")], blind, [(2, False, "off"), (3, True, "home")])
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_cocked_die_s_lit_top_as_short_as_a_dim_lamp_leaves_it_is_looked_at(calibrated: Calibrated) -> None:
     """Under a dim lamp, the camera 12 degrees off vertical (Blender seed 2026114720, ``tests/data/vision_blender_short_lit_top``,
     frame 2), a 6 leans on a checker, its side face (a 2) in the checker's shade. Only the foreshortened 6 passes the
@@ -790,6 +801,7 @@ def test_a_cocked_die_s_lit_top_as_short_as_a_dim_lamp_leaves_it_is_looked_at(ca
            replace(ReaderConfig(), tipped_min_long=15.0), [(1, False, "outer")])
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_one_read_on_a_pip_of_another_face_yields_to_that_face(calibrated: Calibrated) -> None:
     """Under a dim lamp (Blender seed 2026117720, ``tests/data/vision_blender_one_on_a_four``, frame 9), a 4 leans on a
     checker. A crop centred on one of its pips, the others cut off, read a 1 (margin 42.2), a hair better than the crop
@@ -821,6 +833,7 @@ def test_a_face_farther_from_the_camera_that_fits_as_well_as_a_one_is_the_top(ca
            replace(ReaderConfig(), one_pip_share=1e9), [(1, False, "outer"), (2, True, "outer")])
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_stack_read_with_two_ghost_checkers_loses_both(calibrated: Calibrated) -> None:
     """Under a dim lamp (Blender seed 2026116730, ``tests/data/vision_blender_ghost_layers``, frame 10), five light
     checkers on an orange point were read as seven: the sixth and seventh explained the point only 4.4 and 4.8
@@ -868,6 +881,7 @@ def test_a_cool_lamps_glare_between_two_points_is_no_die(calibrated: Calibrated)
     assert counts_as_die(cfg, True, True, {"value": 6, "confidence": 0.8})
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_four_farther_from_the_camera_that_fits_nearly_as_well_as_a_one_is_the_top(calibrated: Calibrated) -> None:
     """Under a cool lamp (Blender seed 2026114740, ``tests/data/vision_blender_four_beyond_a_one``, frame 5), a 4
     leans on a checker and shows its 1 as a narrow side face. The side face's crop read 1 at margin 58.2, the top's
@@ -912,6 +926,7 @@ def test_a_die_the_network_calls_cocked_is_read_as_cocked_dice_are(calibrated: C
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_cocked_three_on_the_wall_is_read_by_its_foreshortened_top(calibrated: Calibrated) -> None:
     """Under a cool lamp, the camera 14 degrees off vertical (Blender seed 2026117690,
     ``tests/data/vision_blender_net_cocked_three``, frame 5), a 3 leans on a wall. Its square read
@@ -923,6 +938,7 @@ def test_a_cocked_three_on_the_wall_is_read_by_its_foreshortened_top(calibrated:
     assert reading["points"] == want["points"] and reading["cube"] == want["cube"] and reading["bar"] == want["bar"]
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_square_crop_straddling_two_faces_yields_when_the_network_calls_the_die_cocked(calibrated: Calibrated) -> None:
     """Under a warm lamp, the camera 13 degrees off vertical (Blender seed 2026114700,
     ``tests/data/vision_blender_straddled_square``, frame 10), two 5s lean on checkers. The rules see the

@@ -47,6 +47,7 @@ def test_the_renderer_lays_dice_where_their_half_is_plain() -> None:
             assert min(abs(die.xy[0] - b) for b in geo.bar_x) >= DIE_CLEARANCE - 1e-9 or abs(die.xy[0] - 240.0) <= 15.0 - DIE_CLEARANCE + 1e-9
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_cube_seen_past_the_boards_outline_is_read(calibrated) -> None:
     # Blender, 14° off vertical: the cube's top stands 40 mm over the plane the calibration maps, on the
     # near frame, and is seen beyond the board's outline
@@ -82,6 +83,7 @@ def test_a_cube_past_the_outline_showing_a_side_face_is_read(calibrated) -> None
     # value at, it may be left unread (value null), its place still given: never the 64
     ("vision_blender_cube_image_edge", "frame06.jpg", 64),
 ])
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_cube_face_the_light_mask_sees_in_part_is_read_where_its_numeral_is(name: str, frame: str, misread: int, calibrated) -> None:
     fixture = DATA / name
     truth = json.loads((fixture / "truth.json").read_text())["frames"][frame]["reading"]["cube"]
@@ -95,6 +97,7 @@ def test_a_cube_face_the_light_mask_sees_in_part_is_read_where_its_numeral_is(na
 
 
 @pytest.mark.parametrize("base, setup_index, frame", [(8675309, 10, 0), (8675309, 19, 1)])
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_cube_past_the_outline_stands_out_from_what_lies_around_it(base: int, setup_index: int, frame: int) -> None:
     # setup 10: the lamp's sheen on the frame's edge was as light over the band as the cube, and joined it;
     # setup 19: a hot spot speckled a pale green table light round the cube. Both cubes were missed.
@@ -135,6 +138,7 @@ def test_a_cube_on_the_frame_beside_a_light_table_is_read() -> None:
         assert sorted((d["value"], d["half"]) for d in reading["dice"]) == sorted((d["value"], d["half"]) for d in truth["dice"]), (base, k, frame)
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_past_the_camera_image_nothing_is_seen() -> None:
     # a window of the board's plane reaching past the camera's image is black there, not the image's edge
     # smeared outwards (seed 4040404, setup 13, frame 1: a cube at the image's edge grew a light column
@@ -211,6 +215,7 @@ def test_a_die_on_the_frame_is_not_read_as_the_cube() -> None:
         assert _read_numeral(*_face_patch(f"cube_{name}"))[1] is not None
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_a_cocked_die_whose_blob_holds_most_of_its_side_face_stays_cocked() -> None:
     # seed 600, setup 16, frame 1: the growth beyond the blob was a 4 mm sliver; cutting it out as a rim's
     # bulge (tried, and dropped) notched the footprint and the cocked 3 read flat

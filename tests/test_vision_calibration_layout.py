@@ -217,6 +217,7 @@ def _board_in_frame(turn_deg: float, board_px: float, light: tuple[float, float,
     (12.0, 420.0, (0.4, 0.33, 0.27), True, 1.5),  # oblique, fill about half the height, dimmer, soft, a leather-hued edge
     (0.0, 1000.0, (1.0, 1.0, 1.0), True, 0.0),  # a large board under a neutral lamp: the edge line must not shrink it
 ])
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_the_board_is_found_small_dim_and_edged_in_the_leathers_hue(turn_deg: float, board_px: float,
                                                                       light: tuple[float, float, float], edge_line: bool,
                                                                       defocus: float) -> None:

@@ -167,6 +167,7 @@ def test_a_highlight_bridged_to_a_die_does_not_hide_it() -> None:
     assert abs(blobs[0].size[1] - 16) < 2.5
 
 
+@pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
 def test_an_arm_whose_light_blob_is_cut_at_the_image_edge_is_read() -> None:
     # seed 4040404, setup 17: a light patch of the arm at the board's right edge was cut in two across its
     # waist, and a piece reached a pixel past the canonical image: the reader raised IndexError
