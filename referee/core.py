@@ -537,8 +537,13 @@ def _opened_unseen(seen: Seen) -> bool:
     more than a few points read unsure (else too little is known to say a game began)."""
     if len(seen.unsure_points) > START_DOUBT:
         return False
-    pairs = [(d0, d1) for d0 in range(1, 7) for d1 in range(1, 7) if d0 != d1]
-    return bool(_fitting((((d0, d1), Position.start(), 0 if d0 > d1 else 1, (d0, d1)) for d0, d1 in pairs), seen))
+    return bool(_opening_fits([(d0, d1) for d0 in range(1, 7) for d1 in range(1, 7) if d0 != d1], seen))
+
+
+def _opening_fits(pairs: Iterable[tuple[int, int]], seen: Seen) -> list[tuple[int, int]]:
+    """Of opening rolls (dark's die, light's die), those one opening play from the start leaves as seen
+    (the higher die's owner moved)."""
+    return _fitting((((d0, d1), Position.start(), 0 if d0 > d1 else 1, (d0, d1)) for d0, d1 in pairs), seen)
 
 
 def _setup(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
@@ -687,8 +692,7 @@ def _opening_from_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     halves = (ref.settings.right_half(0), ref.settings.right_half(1))
     known = {halves.index(d.half): d.value for d in ref.dice_read}
     pairs = [(d0, d1) for d0 in range(1, 7) for d1 in range(1, 7) if d0 != d1 and known.get(0, d0) == d0 and known.get(1, d1) == d1]
-    start = Position.start()
-    fits = _fitting((((d0, d1), start, 0 if d0 > d1 else 1, (d0, d1)) for d0, d1 in pairs), seen)
+    fits = _opening_fits(pairs, seen)
     values = tuple(v for v in known.values() if v is not None)
     rolls = [(max(p), min(p)) for p in fits]
     strict = ref.settings.mode is Mode.TOURNAMENT
@@ -721,7 +725,7 @@ def _opening_went_on(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None
     known = {halves.index(d.half): d.value for d in ref.dice_read if d.half in halves}
     pairs = [(d0, d1) for d0 in range(1, 7) for d1 in range(1, 7)
              if d0 != d1 and (d0 > d1) == (opener == 0) and known.get(0, d0) == d0 and known.get(1, d1) == d1]
-    fits = _fitting((((d0, d1), Position.start(), opener, (d0, d1)) for d0, d1 in pairs), seen)
+    fits = _opening_fits(pairs, seen)  # the pairs are the opener's: its die the higher
     if not fits:
         return None
     values = tuple(v for v in known.values() if v is not None)
