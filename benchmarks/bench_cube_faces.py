@@ -1,6 +1,6 @@
 """How well the board reader reads the cube's face in typefaces it never saw.
 
-    .venv/bin/python benchmarks/bench_cube_faces.py [--n 300] [--seed 5] [--families held|train|all] [--wide]
+    .venv/bin/python benchmarks/bench_cube_faces.py [--n 300] [--seed 5] [--families held|dev|train|all] [--wide]
 
 Draws patches around a cube's face (``benchmarks/cube_faces.py``: an ivory face with a numeral in
 a system typeface, any quarter turn or any turn, lamp, blur, noise, JPEG), cut as the reader cuts
@@ -10,7 +10,8 @@ the share of cube faces read as the right value, the same for the held-out famil
 camera's resolution (pixels per cube edge), the share the reader would report (read at least
 ``cube_value_min`` surely; it reports the rest unread) and how many of those are wrong, the share of
 die faces wrongly taken for a cube, and the median time per read. The held-out families (``cube_faces.CUBE_HELD_OUT`` and OpenCV's
-Hershey faces) never reached training or tuning of ``vision/cube_cnn.onnx``.
+Hershey faces) never reached training or tuning of ``vision/cube_cnn.onnx``; ``--families dev`` reads the dev
+families (``cube_faces.CUBE_DEV``: not trained on either, the ones that choose among training variants).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=300, help="cube faces per family")
     ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--families", choices=("held", "train", "all"), default="held")
+    ap.add_argument("--families", choices=("held", "dev", "train", "all"), default="held")
     ap.add_argument("--wide", action="store_true", help="faces drawn with cube_faces' widened variety (restyled "
                     "numerals, table cloths, deep shadows, dim light, lens bend)")
     args = ap.parse_args()
@@ -57,7 +58,9 @@ def main() -> int:
     cfg = ReaderConfig().detail()
     side = int(round(PATCH_EDGES * cfg.geometry.cube_edge * cfg.px_per_mm))
     train, held = cube_faces.cube_families()
-    fams = {"held": held, "train": train, "all": held + train}[args.families]
+    dev = cube_faces.cube_dev_families()[1]
+    fams = {"held": held, "dev": dev, "train": train, "all": held + train}[args.families]
+    apart = held + dev  # never trained on: judged by the camera's resolution too
     times: list[float] = []
     totals = [0, 0]
     sure = [0, 0]  # read at least cfg.cube_value_min surely: right, wrong (the reader reports the rest unread)
@@ -78,13 +81,13 @@ def main() -> int:
             right += ok
             if p >= cfg.cube_value_min:
                 sure[0 if ok else 1] += 1
-            if fam in held:
+            if fam in apart:
                 band = bands[next(b for b in BANDS if b[0] <= seen["px"] < b[1])]
                 band[0] += ok
                 band[1] += 1
         totals[0] += right
         totals[1] += args.n
-        tag = " (held out)" if fam in held else ""
+        tag = " (held out)" if fam in held else " (dev)" if fam in dev else ""
         print(f"  {fam:24s} cube value right {100 * right / args.n:6.2f}%{tag}", flush=True)
     print(f"  all {len(fams)} families: {100 * totals[0] / totals[1]:.2f}% ({totals[0]}/{totals[1]})")
     print(f"  read at least {cfg.cube_value_min} surely (the reader's value; the rest it reports unread): "
@@ -92,7 +95,7 @@ def main() -> int:
           f"({sure[0]}/{sum(sure)}), confidently wrong {100 * sure[1] / totals[1]:.2f}% of all faces")
     for (lo, hi), (a, b) in bands.items():
         if b:
-            print(f"  held-out families, camera {lo}-{hi} px per cube edge: {100 * a / b:6.2f}% ({a}/{b})")
+            print(f"  {'held-out' if args.families == 'held' else 'untrained'} families, camera {lo}-{hi} px per cube edge: {100 * a / b:6.2f}% ({a}/{b})")
     rng = np.random.default_rng([args.seed, 999])
     dice = [cube_faces.draw_crop(rng, 0, train, side, PATCH_EDGES, wide=args.wide) for _ in range(args.n)]
     taken = sum(read_patch(cfg, p)[1] is not None for p in dice)

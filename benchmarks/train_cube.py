@@ -32,25 +32,28 @@ from vision.cube_cnn import INPUT_SIDE, CubeReader, cube_input  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float]) -> tuple[np.ndarray, np.ndarray]:
+def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     seed, start, n, families, negatives, wide = args
     rng = np.random.default_rng([seed, start])
-    xs, ys = [], []
+    xs, ys, ws = [], [], []
     for _ in range(n):
         label = 0 if negatives else int(rng.integers(7))
-        xs.append(cube_input(cube_faces.draw_crop(rng, label, list(families), wide=bool(rng.random() < wide))))
+        w = bool(rng.random() < wide)
+        xs.append(cube_input(cube_faces.draw_crop(rng, label, list(families), wide=w)))
         ys.append(label)
-    return np.stack(xs), np.array(ys, np.int64)
+        ws.append(w)
+    return np.stack(xs), np.array(ys, np.int64), np.array(ws, bool)
 
 
-def draw_set(seed: int, n: int, families: list[str], workers: int = 2, negatives: bool = False, wide: float = 0.0):
-    """``n`` crops of the training typefaces, labels drawn evenly (or all 'no cube face' with ``negatives``);
-    a share ``wide`` of them drawn with ``cube_faces.draw_crop``'s widened variety (restyled numerals, cloths,
-    deep shadows, dim light, lens bend)."""
+def draw_set(seed: int, n: int, families: list[str], workers: int = 2, negatives: bool = False,
+             wide: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``n`` crops of ``families``, labels drawn evenly (or all 'no cube face' with ``negatives``), and for each
+    whether it was drawn with ``cube_faces.draw_crop``'s widened variety (restyled numerals, cloths, deep shadows,
+    dim light, lens bend; a share ``wide`` of them)."""
     chunks = [(seed, s, min(500, n - s), tuple(families), negatives, wide) for s in range(0, n, 500)]
     with Pool(workers) as pool:
         parts = pool.map(_chunk, chunks)
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]
 
 
 def build_model():
@@ -64,7 +67,12 @@ def build_model():
                          nn.Dropout(0.3), nn.Linear(96, 7))
 
 
-def train(seed: int, x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, epochs: int):
+def train(seed: int, x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, xd: np.ndarray, yd: np.ndarray,
+          epochs: int):
+    """The network after the epoch that read the dev typefaces' crops (``xd``, ``yd``: families never trained on,
+    none of them held out) best; ``xv``, ``yv`` (the training typefaces, other draws) are printed alongside."""
+    import copy
+
     import torch
 
     torch.manual_seed(seed)
@@ -75,6 +83,7 @@ def train(seed: int, x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarra
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     gen = np.random.default_rng(seed)
     xt, yt = torch.from_numpy(x[:, None]), torch.from_numpy(y)
+    best, kept = -1.0, model.state_dict()
     for epoch in range(epochs):
         model.train()
         order = gen.permutation(len(x))
@@ -88,9 +97,13 @@ def train(seed: int, x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarra
             opt.step()
             sched.step()
             loss_sum += float(loss.detach())
-        acc = accuracy(model, xv, yv)
-        print(f"  epoch {epoch + 1}: loss {loss_sum / (len(x) // 128):.3f}, validation (training typefaces) {100 * acc:.2f}%"
-              f" ({time.time() - t0:.0f} s)", flush=True)
+        acc, dev = accuracy(model, xv, yv), accuracy(model, xd, yd)
+        print(f"  epoch {epoch + 1}: loss {loss_sum / (len(x) // 128):.3f}, validation (training typefaces) {100 * acc:.2f}%,"
+              f" dev typefaces {100 * dev:.2f}% ({time.time() - t0:.0f} s)", flush=True)
+        if dev > best:
+            best, kept = dev, copy.deepcopy(model.state_dict())
+    model.load_state_dict(kept)
+    print(f"  kept the epoch with dev typefaces {100 * best:.2f}%", flush=True)
     return model
 
 
@@ -137,40 +150,49 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--train", type=int, default=30000, help="crops drawn for training")
     ap.add_argument("--val", type=int, default=2000, help="crops drawn for validation (training typefaces)")
+    ap.add_argument("--dev", type=int, default=2000, help="crops drawn in the dev typefaces (cube_faces.CUBE_DEV: never "
+                    "trained on, not held out) that choose the epoch kept")
     ap.add_argument("--epochs", type=int, default=7)
     ap.add_argument("--negatives", type=int, default=5000, help="extra 'no cube face' crops (die faces, blank squares, wood)")
     ap.add_argument("--held", type=int, default=600, help="crops per held-out typeface")
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "cube_cnn.onnx")
-    ap.add_argument("--wide", type=float, default=0.0, help="share of crops drawn with the widened variety (0.5 on "
-                    "16,000 crops and 6 epochs, 2026-11-27, was not adopted: held-out typefaces 49.71%% against the "
-                    "shipped network's 70.86%%, network alone; more crops and epochs were not tried)")
+    ap.add_argument("--wide", type=float, default=0.0, help="share of crops drawn with the widened variety")
+    ap.add_argument("--plain-only", action="store_true", help="train on the crops drawn without the widened variety only "
+                    "(of the same draws: compares the mix with the plain faces alone)")
     ap.add_argument("--judge", type=Path, help="only judge this model on the held-out typefaces")
-    ap.add_argument("--cache", type=Path, help="keep the drawn training crops in this .npz")
+    ap.add_argument("--held-out", action="store_true", help="after training, read the held-out typefaces (once, at the end)")
+    ap.add_argument("--cache", type=Path, help="keep the drawn crops in this .npz")
     args = ap.parse_args()
     if args.judge:
         judge(args.judge, args.seed, args.held)
         judge(args.judge, args.seed, args.held, wide=True)
         return 0
-    fams, held = cube_faces.cube_families()
-    print(f"training typefaces ({len(fams)}): {', '.join(fams)}\nheld out: {', '.join(held)}", flush=True)
+    fams, dev_fams = cube_faces.cube_dev_families()
+    print(f"training typefaces ({len(fams)}): {', '.join(fams)}\ndev (not trained on, choose the epoch): "
+          f"{', '.join(dev_fams)}\nheld out: {', '.join(cube_faces.cube_families()[1])}", flush=True)
     t0 = time.time()
     if args.cache and args.cache.exists():
         data = np.load(args.cache)
-        x, y, xv, yv = data["x"], data["y"], data["xv"], data["yv"]
+        x, y, w, xv, yv, xd, yd = (data[k] for k in ("x", "y", "w", "xv", "yv", "xd", "yd"))
     else:
-        x, y = draw_set(args.seed, args.train, fams, wide=args.wide)
-        xv, yv = draw_set(args.seed + 1000, args.val, fams, wide=args.wide)
+        x, y, w = draw_set(args.seed, args.train, fams, wide=args.wide)
+        if args.negatives:
+            xn, yn, wn = draw_set(args.seed + 2000, args.negatives, fams, negatives=True, wide=args.wide)
+            x, y, w = np.concatenate([x, xn]), np.concatenate([y, yn]), np.concatenate([w, wn])
+        xv, yv, _ = draw_set(args.seed + 1000, args.val, fams)
+        xd, yd, _ = draw_set(args.seed + 3000, args.dev, dev_fams)
         if args.cache:
-            np.savez_compressed(args.cache, x=x, y=y, xv=xv, yv=yv)
-    if args.negatives:
-        xn, yn = draw_set(args.seed + 2000, args.negatives, fams, negatives=True, wide=args.wide)
-        x, y = np.concatenate([x, xn]), np.concatenate([y, yn])
-    print(f"drew {len(x)} + {len(xv)} crops in {time.time() - t0:.0f} s", flush=True)
-    model = train(args.seed, x, y, xv, yv, args.epochs)
+            np.savez_compressed(args.cache, x=x, y=y, w=w, xv=xv, yv=yv, xd=xd, yd=yd)
+    if args.plain_only:
+        x, y = x[~w], y[~w]
+    print(f"drew {len(x)} training crops ({int(w.sum()) if not args.plain_only else 0} widened) + {len(xv)} + {len(xd)} "
+          f"in {time.time() - t0:.0f} s", flush=True)
+    model = train(args.seed, x, y, xv, yv, xd, yd, args.epochs)
     export(model, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
-    judge(args.out, args.seed, args.held)
-    judge(args.out, args.seed, args.held, wide=True)
+    if args.held_out:
+        judge(args.out, args.seed, args.held)
+        judge(args.out, args.seed, args.held, wide=True)
     return 0
 
 
