@@ -3,12 +3,18 @@
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python -m benchmarks.train_cube --seed 1 [--train 30000] [--negatives 5000] [--epochs 7] [--out vision/cube_cnn.onnx]
     .venv/bin/python -m benchmarks.train_cube --judge vision/cube_cnn.onnx    # held-out typefaces only
 
+The first line, as it stands, trains the shipped network. To compare training variants (the widened share
+``--wide``, targets as sure as the face is legible ``--legible``, epochs), add ``--dev-split``: the dev typefaces
+(``cube_faces.CUBE_DEV``) are then kept out of training and choose the epoch kept, so that the held-out families
+never choose anything; ``--cache FILE`` keeps the draws for the next variant (``--plain-only`` trains on the
+crops of the same draws drawn without the widened variety).
+
 Needs the ``train`` extra (torch, onnx, Pillow). The crops are drawn by ``benchmarks/cube_faces.py``
 with the system's typefaces (``fc-list``; Debian packages fonts-dejavu, fonts-liberation,
 fonts-freefont-ttf, fonts-urw-base35, fonts-noto-core, fonts-crosextra-carlito, fonts-crosextra-caladea,
 fonts-linuxlibertine, fonts-cantarell, fonts-roboto, fonts-open-sans, fonts-lato). Training and tuning
-use only the training families; the held-out families (``cube_faces.CUBE_HELD_OUT`` and OpenCV's Hershey
-faces, the glyphs of the project's own renderers) are read once at the end, each apart, through
+use only the training families (``--dev-split``: without the dev families); the held-out families (``cube_faces.CUBE_HELD_OUT`` and OpenCV's Hershey
+faces, the glyphs of the project's own renderers) are read once at the end (``--held-out``), each apart, through
 ``vision.cube_cnn`` (OpenCV's dnn, as the reader runs it).
 """
 
@@ -32,28 +38,51 @@ from vision.cube_cnn import INPUT_SIDE, CubeReader, cube_input  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def legibility(px: float, defocus: float, motion: float) -> float:
+    """How surely a numeral drawn on a face seen at ``px`` camera pixels per cube edge, defocused by ``defocus`` and
+    moved by ``motion`` camera pixels, can be read at all (1: its strokes stand apart; 0: they run into one smudge),
+    from the physical picture: a numeral's strokes lie about a twelfth of the face's edge apart, so the face's edge
+    over the blur's width (a pixel's own footprint, the defocus, a third of the motion's length) below about 6 leaves
+    no numeral to read, above about 12 a clear one. A crop's training target is its face's value as surely as this,
+    the rest spread over the six faces: a smudge taught as one value is noise that taught the network to guess."""
+    blur = float(np.sqrt(0.7 ** 2 + defocus ** 2 + (motion / 3) ** 2))
+    return float(np.clip((px / blur - 6.0) / 6.0, 0.0, 1.0))
+
+
+def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     seed, start, n, families, negatives, wide = args
     rng = np.random.default_rng([seed, start])
-    xs, ys, ws = [], [], []
+    xs, ys, ws, ls = [], [], [], []
     for _ in range(n):
         label = 0 if negatives else int(rng.integers(7))
         w = bool(rng.random() < wide)
-        xs.append(cube_input(cube_faces.draw_crop(rng, label, list(families), wide=w)))
+        seen: dict[str, float] = {}
+        xs.append(cube_input(cube_faces.draw_crop(rng, label, list(families), seen=seen, wide=w)))
         ys.append(label)
         ws.append(w)
-    return np.stack(xs), np.array(ys, np.int64), np.array(ws, bool)
+        ls.append(legibility(seen["px"], seen["defocus"], seen["motion"]))
+    return np.stack(xs), np.array(ys, np.int64), np.array(ws, bool), np.array(ls, np.float32)
 
 
 def draw_set(seed: int, n: int, families: list[str], workers: int = 2, negatives: bool = False,
-             wide: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``n`` crops of ``families``, labels drawn evenly (or all 'no cube face' with ``negatives``), and for each
-    whether it was drawn with ``cube_faces.draw_crop``'s widened variety (restyled numerals, cloths, deep shadows,
-    dim light, lens bend; a share ``wide`` of them)."""
+             wide: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``n`` crops of ``families``, labels drawn evenly (or all 'no cube face' with ``negatives``), whether each was
+    drawn with ``cube_faces.draw_crop``'s widened variety (restyled numerals, cloths, deep shadows, dim light, lens
+    bend; a share ``wide`` of them), and each one's :func:`legibility`."""
     chunks = [(seed, s, min(500, n - s), tuple(families), negatives, wide) for s in range(0, n, 500)]
     with Pool(workers) as pool:
         parts = pool.map(_chunk, chunks)
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))  # type: ignore[return-value]
+
+
+def targets(y: np.ndarray, legible: np.ndarray | None) -> np.ndarray:
+    """(n, 7) training targets: a cube face's value as surely as it is legible, the rest spread over the six faces
+    (still a cube: never 'no cube face'); 'no cube face' crops are that surely. ``legible`` None: hard labels."""
+    t = np.eye(7, dtype=np.float32)[y]
+    if legible is not None:
+        face = y > 0
+        t[face] = legible[face, None] * t[face] + (1 - legible[face, None]) * np.array([0] + [1 / 6] * 6, np.float32)
+    return t
 
 
 def build_model():
@@ -67,10 +96,11 @@ def build_model():
                          nn.Dropout(0.3), nn.Linear(96, 7))
 
 
-def train(seed: int, x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, xd: np.ndarray, yd: np.ndarray,
+def train(seed: int, x: np.ndarray, t: np.ndarray, xv: np.ndarray, yv: np.ndarray, dev: tuple[np.ndarray, np.ndarray] | None,
           epochs: int):
-    """The network after the epoch that read the dev typefaces' crops (``xd``, ``yd``: families never trained on,
-    none of them held out) best; ``xv``, ``yv`` (the training typefaces, other draws) are printed alongside."""
+    """The network trained towards targets ``t`` (:func:`targets`), after its last epoch or, given ``dev`` (crops of
+    the dev typefaces: never trained on, none of them held out), after the epoch that read those best; ``xv``, ``yv``
+    (the training typefaces, other draws) are printed alongside."""
     import copy
 
     import torch
@@ -82,7 +112,7 @@ def train(seed: int, x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarra
     steps = epochs * (len(x) // 128)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     gen = np.random.default_rng(seed)
-    xt, yt = torch.from_numpy(x[:, None]), torch.from_numpy(y)
+    xt, yt = torch.from_numpy(x[:, None]), torch.from_numpy(t)
     best, kept = -1.0, model.state_dict()
     for epoch in range(epochs):
         model.train()
@@ -97,13 +127,15 @@ def train(seed: int, x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarra
             opt.step()
             sched.step()
             loss_sum += float(loss.detach())
-        acc, dev = accuracy(model, xv, yv), accuracy(model, xd, yd)
-        print(f"  epoch {epoch + 1}: loss {loss_sum / (len(x) // 128):.3f}, validation (training typefaces) {100 * acc:.2f}%,"
-              f" dev typefaces {100 * dev:.2f}% ({time.time() - t0:.0f} s)", flush=True)
-        if dev > best:
-            best, kept = dev, copy.deepcopy(model.state_dict())
+        acc = accuracy(model, xv, yv)
+        on_dev = accuracy(model, *dev) if dev is not None else float(epoch)  # no dev typefaces: the last epoch is kept
+        print(f"  epoch {epoch + 1}: loss {loss_sum / (len(x) // 128):.3f}, validation (training typefaces) {100 * acc:.2f}%"
+              + (f", dev typefaces {100 * on_dev:.2f}%" if dev is not None else "") + f" ({time.time() - t0:.0f} s)", flush=True)
+        if on_dev > best:
+            best, kept = on_dev, copy.deepcopy(model.state_dict())
     model.load_state_dict(kept)
-    print(f"  kept the epoch with dev typefaces {100 * best:.2f}%", flush=True)
+    if dev is not None:
+        print(f"  kept the epoch with dev typefaces {100 * best:.2f}%", flush=True)
     return model
 
 
@@ -150,8 +182,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--train", type=int, default=30000, help="crops drawn for training")
     ap.add_argument("--val", type=int, default=2000, help="crops drawn for validation (training typefaces)")
-    ap.add_argument("--dev", type=int, default=2000, help="crops drawn in the dev typefaces (cube_faces.CUBE_DEV: never "
-                    "trained on, not held out) that choose the epoch kept")
+    ap.add_argument("--dev-split", action="store_true", help="hold the dev typefaces (cube_faces.CUBE_DEV) out of training "
+                    "and keep the epoch that reads them best (for comparing variants; the shipped network trained on them)")
+    ap.add_argument("--dev", type=int, default=2000, help="crops drawn in the dev typefaces with --dev-split")
     ap.add_argument("--epochs", type=int, default=7)
     ap.add_argument("--negatives", type=int, default=5000, help="extra 'no cube face' crops (die faces, blank squares, wood)")
     ap.add_argument("--held", type=int, default=600, help="crops per held-out typeface")
@@ -159,6 +192,8 @@ def main() -> int:
     ap.add_argument("--wide", type=float, default=0.0, help="share of crops drawn with the widened variety")
     ap.add_argument("--plain-only", action="store_true", help="train on the crops drawn without the widened variety only "
                     "(of the same draws: compares the mix with the plain faces alone)")
+    ap.add_argument("--legible", action="store_true", help="train each cube face towards its value as surely as it is "
+                    "legible (train_cube.legibility), the rest spread over the six faces, rather than towards its value alone")
     ap.add_argument("--judge", type=Path, help="only judge this model on the held-out typefaces")
     ap.add_argument("--held-out", action="store_true", help="after training, read the held-out typefaces (once, at the end)")
     ap.add_argument("--cache", type=Path, help="keep the drawn crops in this .npz")
@@ -167,27 +202,29 @@ def main() -> int:
         judge(args.judge, args.seed, args.held)
         judge(args.judge, args.seed, args.held, wide=True)
         return 0
-    fams, dev_fams = cube_faces.cube_dev_families()
+    fams, dev_fams = cube_faces.cube_dev_families() if args.dev_split else (cube_faces.cube_families()[0], [])
     print(f"training typefaces ({len(fams)}): {', '.join(fams)}\ndev (not trained on, choose the epoch): "
-          f"{', '.join(dev_fams)}\nheld out: {', '.join(cube_faces.cube_families()[1])}", flush=True)
+          f"{', '.join(dev_fams) or '-'}\nheld out: {', '.join(cube_faces.cube_families()[1])}", flush=True)
     t0 = time.time()
     if args.cache and args.cache.exists():
         data = np.load(args.cache)
-        x, y, w, xv, yv, xd, yd = (data[k] for k in ("x", "y", "w", "xv", "yv", "xd", "yd"))
+        x, y, w, lg, xv, yv, xd, yd = (data[k] for k in ("x", "y", "w", "lg", "xv", "yv", "xd", "yd"))
     else:
-        x, y, w = draw_set(args.seed, args.train, fams, wide=args.wide)
+        x, y, w, lg = draw_set(args.seed, args.train, fams, wide=args.wide)
         if args.negatives:
-            xn, yn, wn = draw_set(args.seed + 2000, args.negatives, fams, negatives=True, wide=args.wide)
-            x, y, w = np.concatenate([x, xn]), np.concatenate([y, yn]), np.concatenate([w, wn])
-        xv, yv, _ = draw_set(args.seed + 1000, args.val, fams)
-        xd, yd, _ = draw_set(args.seed + 3000, args.dev, dev_fams)
+            xn, yn, wn, ln = draw_set(args.seed + 2000, args.negatives, fams, negatives=True, wide=args.wide)
+            x, y, w, lg = (np.concatenate(pair) for pair in ((x, xn), (y, yn), (w, wn), (lg, ln)))
+        xv, yv, _, _ = draw_set(args.seed + 1000, args.val, fams)
+        xd, yd = draw_set(args.seed + 3000, args.dev, dev_fams)[:2] if dev_fams else (np.zeros((0, INPUT_SIDE, INPUT_SIDE), np.float32), np.zeros(0, np.int64))
         if args.cache:
-            np.savez_compressed(args.cache, x=x, y=y, w=w, xv=xv, yv=yv, xd=xd, yd=yd)
+            np.savez_compressed(args.cache, x=x, y=y, w=w, lg=lg, xv=xv, yv=yv, xd=xd, yd=yd)
     if args.plain_only:
-        x, y = x[~w], y[~w]
+        x, y, lg = x[~w], y[~w], lg[~w]
+    t = targets(y, lg if args.legible else None)
     print(f"drew {len(x)} training crops ({int(w.sum()) if not args.plain_only else 0} widened) + {len(xv)} + {len(xd)} "
           f"in {time.time() - t0:.0f} s", flush=True)
-    model = train(args.seed, x, y, xv, yv, xd, yd, args.epochs)
+    print(f"cube faces legible (>= 0.5): {100 * float((lg[y > 0] >= 0.5).mean()):.1f}%", flush=True)
+    model = train(args.seed, x, t, xv, yv, (xd, yd) if len(xd) else None, args.epochs)
     export(model, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
     if args.held_out:

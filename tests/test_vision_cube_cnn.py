@@ -80,3 +80,75 @@ def test_a_face_too_blurred_to_read_is_not_read_surely() -> None:
         crop = cv2.GaussianBlur(_face("32", turn, cv2.FONT_HERSHEY_SIMPLEX), (0, 0), 6)
         value, p = reader.read(crop)
         assert value in (32, None) or p < ReaderConfig().cube_value_min, (turn, value, p)
+
+
+def _cube_face(text: str, turn: int, font: int = cv2.FONT_HERSHEY_DUPLEX) -> np.ndarray:
+    """As :func:`_face`, the numeral as large as a cube's: its larger side 60% of the face's edge (a cube's numerals
+    fill about half to two thirds of its face)."""
+    (tw, th), _ = cv2.getTextSize(text, font, 1.0, 2)
+    scale = 0.6 * 200 / max(tw, th)
+    big = np.full((200, 200, 3), (215, 228, 235), np.uint8)
+    (tw, th), _ = cv2.getTextSize(text, font, scale, int(2 * scale))
+    cv2.putText(big, text, ((200 - tw) // 2, (200 + th) // 2), font, scale, (30, 30, 30), int(2 * scale), cv2.LINE_AA)
+    crop = np.full((50, 50, 3), (40, 75, 120), np.uint8)
+    crop[5:45, 5:45] = cv2.resize(np.ascontiguousarray(np.rot90(big, turn)), (40, 40), interpolation=cv2.INTER_AREA)
+    return crop
+
+
+def _patch_seen_by_camera(face: np.ndarray, px_per_edge: int, blur: float, turn_deg: float = 0.0) -> np.ndarray:
+    """The reader's patch about a cube (2.6 face edges across at 2 px per mm: 104 px, the face 40 px) of a
+    ``face`` crop (1.25 face edges across) seen by a camera at ``px_per_edge`` pixels per cube edge, defocused by
+    ``blur`` camera pixels and turned ``turn_deg`` degrees on the board, then resampled to the patch."""
+    wood = np.full((104, 104, 3), (40, 75, 120), np.uint8)
+    wood[46:58] = (30, 60, 100)
+    m = cv2.getRotationMatrix2D((face.shape[1] / 2, face.shape[0] / 2), turn_deg, 40 * 1.25 / face.shape[0])
+    m[:, 2] += 52 - face.shape[0] / 2
+    scene = cv2.warpAffine(face, m, (104, 104), dst=wood.copy(), borderMode=cv2.BORDER_TRANSPARENT)
+    small = int(round(104 * px_per_edge / 40))
+    cam = cv2.resize(scene, (small, small), interpolation=cv2.INTER_AREA)
+    if blur:
+        cam = cv2.GaussianBlur(cam, (0, 0), blur)
+    return cv2.resize(cam, (104, 104), interpolation=cv2.INTER_LINEAR)
+
+
+def _read_patch(patch: np.ndarray) -> tuple[float, int | None]:
+    from vision.blobs import WhiteBlob
+    from vision.config import ReaderConfig
+    from vision.cube import _face_mask, _read_numeral
+    cfg = ReaderConfig().detail()
+    edge = cfg.geometry.cube_edge
+    blob = WhiteBlob((0.0, 0.0), (edge, edge), 0.0, np.zeros((0, 1, 2), np.int32), (200.0, 128.0, 128.0), 1.0)
+    return _read_numeral(cfg, patch, _face_mask(cfg, patch), blob, (51.5, 51.5))
+
+
+@pytest.mark.parametrize("value", [2, 4, 8, 16, 32, 64])
+def test_a_clear_face_at_a_known_turn_reads_its_value_surely(value: int) -> None:
+    """The board reader's own face step on a cube seen at 40 camera pixels per edge (a board filling most of a
+    1280 px frame), in focus, turned on the board by a quarter turn per face and 20 degrees more, the numeral in a
+    typeface the network never trained on (OpenCV's Hershey duplex): that value, surely enough to be reported."""
+    from vision.config import ReaderConfig
+    turn = (2, 4, 8, 16, 32, 64).index(value) % 4
+    p, read = _read_patch(_patch_seen_by_camera(_cube_face(str(value), turn), 40, 0.0, 20.0))
+    assert read == value and p >= ReaderConfig().cube_value_min, (read, p)
+
+
+@pytest.mark.parametrize("value", [2, 4, 8, 16, 32, 64])
+def test_a_small_soft_face_at_a_known_turn_reads_its_value(value: int) -> None:
+    """The same face seen at 22 px per cube edge (a board filling about half the frame) and a little out of focus
+    (its numeral 11-13 camera pixels high): that value, though maybe less surely than the reader reports (then it
+    is reported unread, never as another value)."""
+    turn = (2, 4, 8, 16, 32, 64).index(value) % 4
+    p, read = _read_patch(_patch_seen_by_camera(_cube_face(str(value), turn), 22, 0.6, 20.0))
+    assert read == value, (read, p)
+
+
+def test_a_die_seen_as_the_cube_would_be_is_no_cube() -> None:
+    """A die's top (a five; its edge 0.8 of the cube's) where the cube might lie, seen at 22 px per cube edge:
+    no cube face."""
+    die = np.full((50, 50, 3), (40, 75, 120), np.uint8)
+    cv2.rectangle(die, (9, 9), (40, 40), (235, 235, 235), -1)
+    for x, y in ((16, 16), (16, 33), (25, 25), (33, 16), (33, 33)):
+        cv2.circle(die, (x, y), 3, (20, 20, 20), -1, cv2.LINE_AA)
+    for turn in (0.0, 30.0):
+        p, read = _read_patch(_patch_seen_by_camera(die, 22, 0.6, turn))
+        assert read is None, (turn, read, p)
