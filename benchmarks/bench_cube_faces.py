@@ -32,6 +32,7 @@ import cube_faces  # noqa: E402
 from vision.config import ReaderConfig  # noqa: E402
 from vision.blobs import WhiteBlob  # noqa: E402
 from vision.cube import _face_mask, _read_numeral  # noqa: E402
+from train_cube import legibility  # noqa: E402
 
 PATCH_EDGES = 2.6  # the reader's patch around a whole cube: 2 x cube_patch (1.3) edges
 # camera pixels per cube edge: a 480 mm board filling roughly under 45%, 45-70% and over 70% of a 1280 px wide frame
@@ -65,6 +66,7 @@ def main() -> int:
     totals = [0, 0]
     sure = [0, 0]  # read at least cfg.cube_value_min surely: right, wrong (the reader reports the rest unread)
     bands = {b: [0, 0] for b in BANDS}
+    legible = {True: [0, 0], False: [0, 0]}  # faces of untrained families a person could read (train_cube.legibility >= 0.5) or not
     print(f"cube faces, {args.n} per typeface family, patches {side} px ({PATCH_EDGES} face edges at {cfg.px_per_mm} px/mm), "
           f"seed {args.seed}{', widened variety' if args.wide else ''}")
     for i, fam in enumerate(fams):
@@ -85,6 +87,9 @@ def main() -> int:
                 band = bands[next(b for b in BANDS if b[0] <= seen["px"] < b[1])]
                 band[0] += ok
                 band[1] += 1
+                clear = legible[legibility(seen["px"], seen["defocus"], seen["motion"]) >= 0.5]
+                clear[0] += ok
+                clear[1] += 1
         totals[0] += right
         totals[1] += args.n
         tag = " (held out)" if fam in held else " (dev)" if fam in dev else ""
@@ -96,6 +101,10 @@ def main() -> int:
     for (lo, hi), (a, b) in bands.items():
         if b:
             print(f"  {'held-out' if args.families == 'held' else 'untrained'} families, camera {lo}-{hi} px per cube edge: {100 * a / b:6.2f}% ({a}/{b})")
+    for clear, (a, b) in legible.items():
+        if b:
+            print(f"  {'untrained' if args.families != 'held' else 'held-out'} families, faces {'legible' if clear else 'too blurred to read'}"
+                  f" (the drawn camera's edge over blur {'>=' if clear else '<'} 9): {100 * a / b:6.2f}% ({a}/{b})")
     rng = np.random.default_rng([args.seed, 999])
     dice = [cube_faces.draw_crop(rng, 0, train, side, PATCH_EDGES, wide=args.wide) for _ in range(args.n)]
     taken = sum(read_patch(cfg, p)[1] is not None for p in dice)
