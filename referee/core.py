@@ -53,6 +53,7 @@ from engine.plays import Play, legal_plays
 from engine.position import Position, PositionError
 from firmware_bridge.signals import SignalKind
 
+from .resync import ROLLS, Step, missed_plays
 from .rolls import dice_out_of_place, hand_side
 from .seating import HALVES, Seating
 from .trust import TRUST
@@ -206,6 +207,7 @@ CALL_KINDS = (
     "roll_before_pickup",  # rolled before the opponent picked up their dice: void
     "please_look",  # the camera is unsure: the players are asked to look, nobody is called for a foul
     "seating",  # the plays fit the players in each other's seats
+    "resync",  # the referee had lost the thread of the game and follows it again from the board (referee.resync)
 )
 
 
@@ -281,6 +283,10 @@ class Referee:
     hand: int | None = None  # the player whose hand was over the board on the readings hidden since the last clear one
     called_dice: tuple[SeenDie, ...] = ()  # dice lying where a roll was called (wrong half, out of turn, a look): not called again
     last_board: Board | None = None  # the checkers of the last clear reading, as the referee took them
+    rolls_seen: tuple[tuple[int, tuple[int, int]], ...] = ()  # (player, roll) read whole in a player's half since the last play
+    stop_calls: tuple[str, ...] = ()  # the calls that stop play made since the last play (repeated, the referee may be lost)
+    setup_since: float | None = None  # waiting for the start: when the board was first seen not to be it
+    setup_reads: int = 0  # ...and the readings since that were not it
 
     @property
     def game(self) -> Game:
@@ -378,7 +384,39 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
         Stage.SEATING: _seating,
         Stage.OVER: _over,
     }[ref.stage]
-    return handler(ref, seen)
+    new, out = handler(ref, seen)
+    return _kept_track(ref, new, seen, out)
+
+
+STOP_CALLS = ("moved_before_roll", "illegal_play")  # the calls a referee that lost the thread would make on every play
+
+
+def _kept_track(old: Referee, new: Referee, seen: Seen, out: Outcome) -> tuple[Referee, Outcome]:
+    """What the referee keeps of a reading for finding its way again (see :func:`_resync`): the rolls read whole
+    in a player's half, and the calls that stop play made, since the last play.  A call that stops play made again
+    in the same turn is not made again: the players went on as if it were not made, so either the referee is lost
+    or they ignore it; once it asks for a look instead, then it keeps quiet until a play is recorded."""
+    same_turn = new.plays == old.plays and new.match.games_played == old.match.games_played and new.stage not in (Stage.SETUP, Stage.OVER)
+    rolls, made = (new.rolls_seen, new.stop_calls) if same_turn else ((), ())
+    if new.stage in (Stage.PLAYING, Stage.ILLEGAL):
+        for player in (0, 1):
+            dice = _readable(seen.dice, new.settings.right_half(player))
+            if len(dice) == 2 and len(seen.dice) == 2 and dice[0].value is not None and dice[1].value is not None:
+                roll = (max(dice[0].value, dice[1].value), min(dice[0].value, dice[1].value))
+                rolls = tuple(dict.fromkeys(rolls + ((player, roll),)))[-8:]
+    calls: list[Call] = []
+    for call in out.calls:
+        if call.kind not in STOP_CALLS or call.kind not in made or not same_turn:
+            made += (call.kind,) if call.kind in STOP_CALLS else ()
+            calls.append(call)
+        elif "please_look" not in made:
+            made += ("please_look",)
+            text = (f"{call.kind.replace('_', ' ')} again, and play goes on: the referee may have lost the thread of the game: "
+                    "please look (it follows the board again as soon as the plays explain it)")
+            calls.append(Call("please_look", call.player, (text,) + call.reasons))
+    if len(calls) != len(out.calls):
+        out = replace(out, calls=tuple(calls))
+    return replace(new, rolls_seen=rolls, stop_calls=made), out
 
 
 # --- what can physically have happened ---------------------------------------------------
@@ -387,9 +425,10 @@ UNSURE_RUN = TRUST.unsure_run  # impossible readings in a row before a look is a
 NEAR = TRUST.near  # checkers an impossible reading may be off by (referee.trust)
 
 
-def _distance(a: Board, b: Board) -> int:
-    """Checkers to add or take away to turn one board into the other."""
-    return sum(abs(x - y) for x, y in zip(a.points, b.points)) + sum(abs(x - y) for x, y in zip(a.bar, b.bar))
+def _distance(a: Board, b: Board, unsure: frozenset[int] = frozenset()) -> int:
+    """Checkers to add or take away to turn one board into the other (but on the points ``unsure``)."""
+    points = sum(abs(x - y) for i, (x, y) in enumerate(zip(a.points, b.points)) if i + 1 not in unsure)
+    return points + sum(abs(x - y) for x, y in zip(a.bar, b.bar))
 
 
 def _viewer(g: Game) -> int:
@@ -479,7 +518,8 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     last = ref.last_board
     if last is not None and last not in dict(allowed) and _possible(ref, replace(seen, board=last)):
         allowed.append((last, 2))  # the board last seen, if it can still be: nothing moves but under a hand (ranked last)
-    near = sorted((_distance(b, seen.board), rank, i) for i, (b, rank) in enumerate(allowed))
+    # points vision is unsure of (a stack left unread) count for nothing: there the rules decide
+    near = sorted((_distance(b, seen.board, seen.unsure_points), rank, i) for i, (b, rank) in enumerate(allowed))
     near = [n for n in near if n[0] <= NEAR]
     if near and (len(near) == 1 or near[0][:2] < near[1][:2]):
         board = allowed[near[0][2]][0]
@@ -914,7 +954,6 @@ def _readable(dice: Iterable[SeenDie], half: str) -> tuple[SeenDie, ...]:
 
 # --- a roll not seen whole ----------------------------------------------------------------
 
-ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))  # the 21 rolls, higher die first
 
 
 def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
@@ -937,7 +976,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     """
     player = ref.game.turn
     names = ref.settings.players
-    went_on = _play_went_on(ref, seen) or _unseen_play_then_other_moved(ref, seen)
+    went_on = _play_went_on(ref, seen) or _unseen_play_then_other_moved(ref, seen) or _resync(ref, seen)
     if went_on is not None:
         return went_on
     if ref.moved_early:
@@ -986,6 +1025,81 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     ref, out = _taken_from_play(ref, seen, Roll(player, rolls[0]), known)
     if seen.dice and ref.stage is Stage.PLAYING:
         ref, more = _await_roll(ref, seen)  # the opponent has rolled already
+        out = _merge(out, more)
+    return ref, out
+
+
+def _resync(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """The referee waits for the roll of the player on turn, but the checkers stand where no play of theirs leaves
+    them: a roll was missed (a die unread or read cocked, the dice picked up under a hand), the player moved, and
+    the opponent rolled and moved too.  When legal plays explain the board (the roller's then the opponent's; or,
+    once a call that stops play was ignored, the opponent's alone: the referee followed the wrong turn), the
+    referee adopts the game they lead to, records those plays with their rolls taken from the plays (marked as
+    inferred) and journals a ``resync`` call naming them; the next roll, if its dice are down, is then followed as
+    usual.  Of explanations alike, the one whose rolls were read, then the likeliest, is taken, and a look names
+    the others.  Nothing is invented: no explanation, nothing is adopted."""
+    g, player = ref.game, ref.game.turn
+    if g.phase is not Phase.ROLL or ref.settings.mode is Mode.TOURNAMENT or ref.asked_board is not None and ref.asked_rolls:
+        return None
+    if _one_play_away(g.position, seen.board.sides(player)) and _rolls_explaining(ref, seen, ()):
+        return None  # one play of the roller's: followed as a roll not seen (see _moved_before_roll)
+    halves = {d.half for d in seen.dice}
+    owners = [p for p in (0, 1) if halves == {ref.settings.right_half(p)}]
+    if seen.dice and not owners:
+        return None  # dice in both halves, or off the board: nothing to tell whose roll they are
+    last_dice = None
+    if owners and owners[0] != player:  # the opponent's dice still down: their play may not be finished
+        read = _readable(seen.dice, ref.settings.right_half(1 - player))
+        if len(read) != 2 or read[0].value is None or read[1].value is None:
+            return None
+        last_dice = (max(read[0].value, read[1].value), min(read[0].value, read[1].value))
+    found = missed_plays(g.position, player, seen.board, seen.unsure_points, last_dice, other_alone=bool(ref.stop_calls))
+    if not found:
+        return None
+    if last_dice is not None:
+        return ref, Outcome()  # explained, but the dice are still down: adopted when they are picked up
+    chosen, others = _likeliest_plays(found, ref.rolls_seen)
+    return _adopt(ref, seen, chosen, others)
+
+
+def _likeliest_plays(found: list[tuple[Step, ...]], rolls_seen: tuple[tuple[int, tuple[int, int]], ...]) -> tuple[tuple[Step, ...], list[tuple[Step, ...]]]:
+    """The explanation to adopt and those as likely: the most of whose rolls were read in the roller's half, then
+    the fewest plays, then the likeliest rolls (a non-double is twice as likely as a double)."""
+    def weight(steps: tuple[Step, ...]) -> tuple[int, int, int]:
+        read = sum((s.player, s.dice) in rolls_seen for s in steps)
+        chance = 1
+        for s in steps:
+            chance *= 1 if s.dice[0] == s.dice[1] else 2
+        return read, -len(steps), chance
+    ranked = sorted(found, key=weight, reverse=True)
+    best = weight(ranked[0])
+    return ranked[0], [f for f in ranked[1:] if weight(f) == best]
+
+
+def _adopt(ref: Referee, seen: Seen, steps: tuple[Step, ...], others: list[tuple[Step, ...]]) -> tuple[Referee, Outcome]:
+    """Follow the game from the board again: record ``steps`` (rolls taken from the plays) and say so."""
+    names = ref.settings.players
+    said = [f"{names[s.player]} {s.dice[0]}-{s.dice[1]}" for s in steps]
+    was = f"the referee waited for {names[ref.game.turn]}'s roll, but the checkers stand {len(steps)} play{'s' if len(steps) > 1 else ''} on"
+    text = f"{was}: the game is followed again from the board, with the plays {', '.join(said)} (rolls taken from the plays)"
+    reasons = [text]
+    if others:
+        alike = "; ".join(", ".join(f"{names[s.player]} {s.dice[0]}-{s.dice[1]}" for s in o) for o in others[:4])
+        reasons.append(f"the board fits {alike} as well: correct the record if it was another")
+    out = _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("resync", ref.game.turn, tuple(reasons))])
+    ref = replace(ref, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None, cocked_seen=(), called_dice=(),
+                  dice_on_board=False)
+    for step in steps:
+        if ref.stage is not Stage.PLAYING:
+            break
+        if ref.game.turn != step.player:  # the referee followed the wrong turn: the opponent is on roll
+            ref = replace(ref, match=replace(ref.match, game=replace(ref.game, position=ref.game.position.swap(), on_roll=step.player, turn=step.player)))
+        event = Roll(step.player, step.dice)
+        ref = replace(ref, match=apply_to_match(ref.match, event), before_roll=ref.match, rolls_read=())
+        ref, more = _judge_seen_after(ref, step.after)
+        out = _merge(out, _merge(_say(events=[event], inferred=[event]), more))
+    if ref.stage is Stage.PLAYING and ref.game.phase is Phase.ROLL and seen.dice:
+        ref, more = _await_roll(ref, seen)  # the next roll is down already
         out = _merge(out, more)
     return ref, out
 
