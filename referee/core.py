@@ -286,7 +286,7 @@ class Referee:
     rolls_seen: tuple[tuple[int, tuple[int, int]], ...] = ()  # (player, roll) read whole in a player's half since the last play
     stop_calls: tuple[str, ...] = ()  # the calls that stop play made since the last play (repeated, the referee may be lost)
     setup_since: float | None = None  # waiting for the start: when the board was first seen not to be it
-    setup_reads: int = 0  # ...and the readings since that were not it
+    setup_reads: int = 0  # ...and the readings since that were not it (-1: a look was asked)
 
     @property
     def game(self) -> Game:
@@ -414,7 +414,7 @@ def _kept_track(old: Referee, new: Referee, seen: Seen, out: Outcome) -> tuple[R
             text = (f"{call.kind.replace('_', ' ')} again, and play goes on: the referee may have lost the thread of the game: "
                     "please look (it follows the board again as soon as the plays explain it)")
             calls.append(Call("please_look", call.player, (text,) + call.reasons))
-    if len(calls) != len(out.calls):
+    if tuple(calls) != out.calls:
         out = replace(out, calls=tuple(calls))
     return replace(new, rolls_seen=rolls, stop_calls=made), out
 
@@ -586,17 +586,44 @@ def _opening_fits(pairs: Iterable[tuple[int, int]], seen: Seen) -> list[tuple[in
     return _fitting((((d0, d1), Position.start(), 0 if d0 > d1 else 1, (d0, d1)) for d0, d1 in pairs), seen)
 
 
+SETUP_LOOK_READS = 5  # settled readings that are not the start position before the players are asked to look...
+SETUP_LOOK_SECONDS = 20.0  # ...over at least this long (setting up takes a while; a board never matched must not mean silence)
+
+
+def _not_the_start(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    """Waiting for the start position, the board read otherwise: players still setting up, or a point the camera
+    keeps misreading.  After a while the players are asked to look (once a game), naming the points that differ:
+    a referee that silently waits for ever looks switched off."""
+    if ref.setup_reads < 0:
+        return ref, Outcome()
+    since = ref.setup_since if ref.setup_since is not None else seen.t
+    ref = replace(ref, setup_since=since, setup_reads=ref.setup_reads + 1)
+    waited = since is None or seen.t is None or seen.t - since >= SETUP_LOOK_SECONDS
+    if ref.setup_reads < SETUP_LOOK_READS or not waited:
+        return ref, Outcome()
+    start = Board.from_position(Position.start(), DARK)
+    wrong = [i + 1 for i, (a, b) in enumerate(zip(start.points, seen.board.points)) if a != b]
+    where = [f"point {p}: {_checkers(seen.board.points[p - 1])} read, the start has {_checkers(start.points[p - 1])}" for p in wrong]
+    where += [f"{COLOURS[i]}'s bar: {n} read" for i, n in enumerate(seen.board.bar) if n]
+    text = "the start position is not seen yet: " + ("; ".join(where) if where else "the board does not match it") + ": please look"
+    return replace(ref, setup_reads=-1), _look(None, text, tuple(wrong))
+
+
+def _checkers(n: int) -> str:
+    return "none" if n == 0 else f"{abs(n)} {COLOURS[0] if n > 0 else COLOURS[1]}"
+
+
 def _setup(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     seen = _start_within_doubt(seen)
     if not _is_start(seen.board):
         if not _opened_unseen(seen):
-            return ref, Outcome()
+            return _not_the_start(ref, seen)
         # the start was never seen whole (a hand over it, a stack misread) and the opening play is made:
         # the game is on, and its opening roll is taken as for any opening the camera missed
-        ref = replace(ref, stage=Stage.PLAYING, plays=0)
+        ref = replace(ref, stage=Stage.PLAYING, plays=0, setup_since=None, setup_reads=0)
         ref, more = _playing(ref, seen)
         return ref, _merge(_say(Note("the start position was not seen whole, but the opening play was: the game is followed")), more)
-    ref = replace(ref, stage=Stage.PLAYING, plays=0)
+    ref = replace(ref, stage=Stage.PLAYING, plays=0, setup_since=None, setup_reads=0)
     out = _say(Note("start position seen: each player rolls one die for the opening roll"), signals=[_cube_signal(ref)])
     if seen.dice:
         ref, more = _playing(ref, seen)
@@ -1032,8 +1059,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
 def _resync(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
     """The referee waits for the roll of the player on turn, but the checkers stand where no play of theirs leaves
     them: a roll was missed (a die unread or read cocked, the dice picked up under a hand), the player moved, and
-    the opponent rolled and moved too.  When legal plays explain the board (the roller's then the opponent's; or,
-    once a call that stops play was ignored, the opponent's alone: the referee followed the wrong turn), the
+    the opponent rolled and moved too.  When legal plays explain the board (the roller's then the opponent's), the
     referee adopts the game they lead to, records those plays with their rolls taken from the plays (marked as
     inferred) and journals a ``resync`` call naming them; the next roll, if its dice are down, is then followed as
     usual.  Of explanations alike, the one whose rolls were read, then the likeliest, is taken, and a look names
@@ -1053,7 +1079,7 @@ def _resync(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
         if len(read) != 2 or read[0].value is None or read[1].value is None:
             return None
         last_dice = (max(read[0].value, read[1].value), min(read[0].value, read[1].value))
-    found = missed_plays(g.position, player, seen.board, seen.unsure_points, last_dice, other_alone=bool(ref.stop_calls))
+    found = missed_plays(g.position, player, seen.board, seen.unsure_points, last_dice)
     if not found:
         return None
     if last_dice is not None:
@@ -1092,8 +1118,6 @@ def _adopt(ref: Referee, seen: Seen, steps: tuple[Step, ...], others: list[tuple
     for step in steps:
         if ref.stage is not Stage.PLAYING:
             break
-        if ref.game.turn != step.player:  # the referee followed the wrong turn: the opponent is on roll
-            ref = replace(ref, match=replace(ref.match, game=replace(ref.game, position=ref.game.position.swap(), on_roll=step.player, turn=step.player)))
         event = Roll(step.player, step.dice)
         ref = replace(ref, match=apply_to_match(ref.match, event), before_roll=ref.match, rolls_read=())
         ref, more = _judge_seen_after(ref, step.after)

@@ -5,7 +5,7 @@ sequence is nearly always this: a player rolled, the camera missed the roll (a d
 cocked, the dice picked up under a hand), the player moved, and the opponent rolled and moved too;
 the referee still waits for the first roll.  :func:`missed_plays` finds the sequences of legal plays,
 each of some roll, that lead from the position followed to the checkers seen: the player on roll's
-play then the opponent's, or (when the referee may have the turn wrong) the opponent's play alone.
+play then the opponent's.
 
 Pure: engine only; the referee (``referee.core``) decides when to look and what to adopt.
 """
@@ -65,10 +65,9 @@ def _only_hit_since(side: tuple[int, ...], seen: tuple[int, ...], unsure: frozen
 
 
 def missed_plays(position: Position, player: int, seen: Board, unsure: frozenset[int] = frozenset(),
-                 last_dice: tuple[int, int] | None = None, other_alone: bool = False) -> list[tuple[Step, ...]]:
+                 last_dice: tuple[int, int] | None = None) -> list[tuple[Step, ...]]:
     """The sequences of legal plays from ``position`` (``player`` on roll, not yet rolled) to the board seen:
-    ``player``'s play then the opponent's (``last_dice``: the opponent's roll, when its dice are still seen),
-    and with ``other_alone`` also the opponent's play alone (the referee following the wrong turn).
+    ``player``'s play then the opponent's (``last_dice``: the opponent's roll, when its dice are still seen).
     Sequences that fit the reading exactly come first; those fitting only on points read unsure after."""
     other = 1 - player
     dark_numbers = list(range(1, 25)) if player == 0 else list(range(24, 0, -1))
@@ -92,10 +91,4 @@ def missed_plays(position: Position, player: int, seen: Board, unsure: frozenset
                 for second in _afters(turned, dice2):
                     if second != turned and _fits(Board.from_position(second, other), seen, unsure):
                         found((step, Step(other, dice2, second)))
-    if other_alone:
-        turned = position.swap()
-        for dice2 in second_rolls:
-            for second in _afters(turned, dice2):
-                if second != turned and _fits(Board.from_position(second, other), seen, unsure):
-                    found((Step(other, dice2, second),))
     return exact or loose
