@@ -842,7 +842,7 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         name = ref.settings.players[player]
         text = f"{name}'s roll: a die read cocked is being played as it lies (the camera may be wrong): please look"
         ref = replace(ref, cocked_seen=(), hidden_since=False)
-        ref, more = _await_roll(ref, replace(seen, dice=tuple(replace(d, flat=True) for d in seen.dice)))
+        ref, more = _await_roll(ref, replace(seen, dice=_played_as_lying(ref, seen)))
         return ref, _merge(_look(player, text), more)
     if ref.cocked_seen:
         ref, confirmed, still = _cocked_confirmed(ref, seen)
@@ -899,6 +899,18 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     d1, d2 = seen.dice[0].value, seen.dice[1].value
     assert d1 is not None and d2 is not None  # _roll_problem asks for a look at unreadable dice
     return _record_roll(ref, (d1, d2), "", _sureness(seen.dice))
+
+
+def _played_as_lying(ref: Referee, seen: Seen) -> tuple[SeenDie, ...]:
+    """The dice of a roll played with a die the camera read cocked: flat, as the players take them.  The camera was
+    wrong about that die, so where the checkers as they stand are no legal play of the numbers read, it may be wrong
+    about its number too (a five read as a cocked one, seen on independent footage): the number is left unread, and
+    the roll is taken from the play with the flat dice read (see _moved_before_roll)."""
+    flat = tuple(replace(d, flat=True) for d in seen.dice)
+    values = [d.value for d in flat if d.value is not None]
+    if len(values) != 2 or judge(ref.game.position, (max(values), min(values)), seen.board.sides(ref.game.turn)).legal:
+        return flat
+    return tuple(replace(d, flat=True) if d.flat else replace(d, value=None, flat=True) for d in seen.dice)
 
 
 def _roll_without_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
