@@ -1074,8 +1074,8 @@ def _resync(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
     the opponent rolled and moved too.  When legal plays explain the board (the roller's then the opponent's), the
     referee adopts the game they lead to, records those plays with their rolls taken from the plays (marked as
     inferred) and journals a ``resync`` call naming them; the next roll, if its dice are down, is then followed as
-    usual.  Of explanations alike, the one whose rolls were read, then the likeliest, is taken, and a look names
-    the others.  Nothing is invented: no explanation, nothing is adopted."""
+    usual.  Of several explanations, the one whose rolls were read, then the likeliest, is taken, and the call
+    names the others.  Nothing is invented: no explanation, nothing is adopted."""
     g, player = ref.game, ref.game.turn
     if g.phase is not Phase.ROLL or ref.settings.mode is Mode.TOURNAMENT or ref.asked_board is not None and ref.asked_rolls:
         return None
@@ -1101,8 +1101,9 @@ def _resync(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
 
 
 def _likeliest_plays(found: list[tuple[Step, ...]], rolls_seen: tuple[tuple[int, tuple[int, int]], ...]) -> tuple[tuple[Step, ...], list[tuple[Step, ...]]]:
-    """The explanation to adopt and those as likely: the most of whose rolls were read in the roller's half, then
-    the fewest plays, then the likeliest rolls (a non-double is twice as likely as a double)."""
+    """The explanation to adopt, and the others (named in the call, so the record can be mended): the most of whose
+    rolls were read in the roller's half, then the fewest plays, then the likeliest rolls (a non-double is twice as
+    likely as a double)."""
     def weight(steps: tuple[Step, ...]) -> tuple[int, int, int]:
         read = sum((s.player, s.dice) in rolls_seen for s in steps)
         chance = 1
@@ -1110,8 +1111,7 @@ def _likeliest_plays(found: list[tuple[Step, ...]], rolls_seen: tuple[tuple[int,
             chance *= 1 if s.dice[0] == s.dice[1] else 2
         return read, -len(steps), chance
     ranked = sorted(found, key=weight, reverse=True)
-    best = weight(ranked[0])
-    return ranked[0], [f for f in ranked[1:] if weight(f) == best]
+    return ranked[0], ranked[1:]
 
 
 def _adopt(ref: Referee, seen: Seen, steps: tuple[Step, ...], others: list[tuple[Step, ...]]) -> tuple[Referee, Outcome]:

@@ -31,7 +31,7 @@ def played(position, *hops):
 
 # The game by hand.  Ann (dark) opens 5-2: 13/11 13/8.  Bob (light) rolls 6-5: 24/18/13 (11 pips with one
 # checker from his back point to his mid-point: only 6-5 plays it).  Ann rolls 3-1: 8/5 6/5 (her five-point:
-# only 3-1).  Dark's numbers for the boards: Bob's 24 is dark's 1, his 13 is dark's 12.
+# 3-1, or 1-1 played 8/7/6/5 6/5, half as likely).  Dark's numbers for the boards: Bob's 24 is dark's 1, his 13 is dark's 12.
 OPENED = played(Position.start(), (13, 11), (13, 8))  # Ann's view
 BOB_65 = played(OPENED.swap(), (24, 18), (18, 13))  # Bob's view
 ANN_31 = played(BOB_65.swap(), (8, 5), (6, 5))  # Ann's view
@@ -81,6 +81,7 @@ def test_a_whole_turn_missed_under_a_hand_is_followed_again_from_the_board():
     assert [c.kind for c in out.calls] == ["resync"]
     reasons = " ".join(out.calls[0].reasons)
     assert "Bob 6-5" in reasons and "Ann 3-1" in reasons
+    assert "Ann 1-1" in out.calls[0].reasons[1]  # the other roll that fits, named so the record can be mended
     assert out.events == (Roll(1, (6, 5)), Move(1, BOB_65), Roll(0, (3, 1)), Move(0, ANN_31))
     assert set(out.inferred) == {Roll(1, (6, 5)), Roll(0, (3, 1))}  # journalled as taken from the plays
     assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 1 and t.ref.stage is Stage.PLAYING
