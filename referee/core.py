@@ -1077,7 +1077,8 @@ def _resync(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
     usual.  Of several explanations, the one whose rolls were read, then the likeliest, is taken, and the call
     names the others.  Nothing is invented: no explanation, nothing is adopted."""
     g, player = ref.game, ref.game.turn
-    if g.phase is not Phase.ROLL or ref.settings.mode is Mode.TOURNAMENT or ref.asked_board is not None and ref.asked_rolls:
+    if g.phase is not Phase.ROLL or ref.settings.mode is Mode.TOURNAMENT or (ref.asked_board is not None and ref.asked_rolls):
+        # (asked to show a roll the play fitted, play going on is _play_went_on's)
         return None
     if _one_play_away(g.position, seen.board.sides(player)) and _rolls_explaining(ref, seen, ()):
         return None  # one play of the roller's: followed as a roll not seen (see _moved_before_roll)
