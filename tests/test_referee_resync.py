@@ -177,3 +177,29 @@ def test_a_start_position_never_matched_asks_for_a_look():
     assert 4 <= first <= 8  # after a while (about 20 s), not on the first reading
     out = t.see(Board.from_position(Position.start(), 0))
     assert t.ref.stage is Stage.PLAYING and "start position seen" in out.notes[0].text
+
+
+def test_a_roll_read_with_a_stack_left_unread_is_the_roll():
+    # Bob rolls 6-5; the camera reads the dice but leaves Ann's five-stack on her 6-point unread (a point it
+    # cannot count, nothing else hidden): the reading is the board as it stands but for that point, and the roll
+    t = bob_to_roll()
+    unread = list(AFTER_OPENING.points)
+    assert unread[5] == 5  # Ann's 6-point: five checkers, as the start has them
+    unread[5] = 0
+    out = t.see(Board(tuple(unread)), die(6, LIGHT), die(5, LIGHT), occluded=("point:6",))
+    assert out.events == (Roll(1, (6, 5)),)
+
+
+def test_a_die_read_cocked_and_misnumbered_but_played_as_it_lies():
+    # Bob's 6-5 lies flat; the camera reads the 5 as a cocked 1, surely.  Bob plays 24/18/13 with the dice
+    # as they lie: 11 pips, no play of 6-1.  The players took the die for flat, so the camera was wrong about
+    # it, and may be about its number: the roll is the one the 6 read and the play allow, 6-5.
+    t = bob_to_roll()
+    misread = (die(6, LIGHT, confidence=0.9), die(1, LIGHT, flat=False, confidence=0.98))
+    out = t.see(AFTER_OPENING, *misread)
+    assert not out.calls  # called only when the next reading confirms it
+    out = t.see(Board.from_position(BOB_65, 1), *misread)  # played as it lies
+    assert [c.kind for c in out.calls] == ["please_look"] and not out.events
+    out = t.see(Board.from_position(BOB_65, 1))  # dice picked up: the turn is over
+    assert out.events == (Roll(1, (6, 5)), Move(1, BOB_65))
+    assert not [c for c in out.calls if c.kind == "illegal_play"]
