@@ -53,6 +53,7 @@ from engine.plays import Play, legal_plays
 from engine.position import Position, PositionError
 from firmware_bridge.signals import SignalKind
 
+from .resync import ROLLS, Step, missed_plays
 from .rolls import dice_out_of_place, hand_side
 from .seating import HALVES, Seating
 from .trust import TRUST
@@ -206,6 +207,7 @@ CALL_KINDS = (
     "roll_before_pickup",  # rolled before the opponent picked up their dice: void
     "please_look",  # the camera is unsure: the players are asked to look, nobody is called for a foul
     "seating",  # the plays fit the players in each other's seats
+    "resync",  # the referee had lost the thread of the game and follows it again from the board (referee.resync)
 )
 
 
@@ -281,6 +283,10 @@ class Referee:
     hand: int | None = None  # the player whose hand was over the board on the readings hidden since the last clear one
     called_dice: tuple[SeenDie, ...] = ()  # dice lying where a roll was called (wrong half, out of turn, a look): not called again
     last_board: Board | None = None  # the checkers of the last clear reading, as the referee took them
+    rolls_seen: tuple[tuple[int, tuple[int, int]], ...] = ()  # (player, roll) read whole in a player's half since the last play
+    stop_calls: tuple[str, ...] = ()  # the calls that stop play made since the last play (repeated, the referee may be lost)
+    setup_since: float | None = None  # waiting for the start: when the board was first seen not to be it
+    setup_reads: int = 0  # ...and the readings since that were not it (-1: a look was asked)
 
     @property
     def game(self) -> Game:
@@ -378,7 +384,39 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
         Stage.SEATING: _seating,
         Stage.OVER: _over,
     }[ref.stage]
-    return handler(ref, seen)
+    new, out = handler(ref, seen)
+    return _kept_track(ref, new, seen, out)
+
+
+STOP_CALLS = ("moved_before_roll", "illegal_play")  # the calls a referee that lost the thread would make on every play
+
+
+def _kept_track(old: Referee, new: Referee, seen: Seen, out: Outcome) -> tuple[Referee, Outcome]:
+    """What the referee keeps of a reading for finding its way again (see :func:`_resync`): the rolls read whole
+    in a player's half, and the calls that stop play made, since the last play.  A call that stops play made again
+    in the same turn is not made again: the players went on as if it were not made, so either the referee is lost
+    or they ignore it; once it asks for a look instead, then it keeps quiet until a play is recorded."""
+    same_turn = new.plays == old.plays and new.match.games_played == old.match.games_played and new.stage not in (Stage.SETUP, Stage.OVER)
+    rolls, made = (new.rolls_seen, new.stop_calls) if same_turn else ((), ())
+    if new.stage in (Stage.PLAYING, Stage.ILLEGAL):
+        for player in (0, 1):
+            dice = _readable(seen.dice, new.settings.right_half(player))
+            if len(dice) == 2 and len(seen.dice) == 2 and dice[0].value is not None and dice[1].value is not None:
+                roll = (max(dice[0].value, dice[1].value), min(dice[0].value, dice[1].value))
+                rolls = tuple(dict.fromkeys(rolls + ((player, roll),)))[-8:]
+    calls: list[Call] = []
+    for call in out.calls:
+        if call.kind not in STOP_CALLS or call.kind not in made or not same_turn:
+            made += (call.kind,) if call.kind in STOP_CALLS else ()
+            calls.append(call)
+        elif "please_look" not in made:
+            made += ("please_look",)
+            text = (f"{call.kind.replace('_', ' ')} again, and play goes on: the referee may have lost the thread of the game: "
+                    "please look (it follows the board again as soon as the plays explain it)")
+            calls.append(Call("please_look", call.player, (text,) + call.reasons))
+    if tuple(calls) != out.calls:
+        out = replace(out, calls=tuple(calls))
+    return replace(new, rolls_seen=rolls, stop_calls=made), out
 
 
 # --- what can physically have happened ---------------------------------------------------
@@ -387,9 +425,10 @@ UNSURE_RUN = TRUST.unsure_run  # impossible readings in a row before a look is a
 NEAR = TRUST.near  # checkers an impossible reading may be off by (referee.trust)
 
 
-def _distance(a: Board, b: Board) -> int:
-    """Checkers to add or take away to turn one board into the other."""
-    return sum(abs(x - y) for x, y in zip(a.points, b.points)) + sum(abs(x - y) for x, y in zip(a.bar, b.bar))
+def _distance(a: Board, b: Board, unsure: frozenset[int] = frozenset()) -> int:
+    """Checkers to add or take away to turn one board into the other (but on the points ``unsure``)."""
+    points = sum(abs(x - y) for i, (x, y) in enumerate(zip(a.points, b.points)) if i + 1 not in unsure)
+    return points + sum(abs(x - y) for x, y in zip(a.bar, b.bar))
 
 
 def _viewer(g: Game) -> int:
@@ -479,7 +518,8 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     last = ref.last_board
     if last is not None and last not in dict(allowed) and _possible(ref, replace(seen, board=last)):
         allowed.append((last, 2))  # the board last seen, if it can still be: nothing moves but under a hand (ranked last)
-    near = sorted((_distance(b, seen.board), rank, i) for i, (b, rank) in enumerate(allowed))
+    # points vision is unsure of (a stack left unread) count for nothing: there the rules decide
+    near = sorted((_distance(b, seen.board, seen.unsure_points), rank, i) for i, (b, rank) in enumerate(allowed))
     near = [n for n in near if n[0] <= NEAR]
     if near and (len(near) == 1 or near[0][:2] < near[1][:2]):
         board = allowed[near[0][2]][0]
@@ -546,17 +586,44 @@ def _opening_fits(pairs: Iterable[tuple[int, int]], seen: Seen) -> list[tuple[in
     return _fitting((((d0, d1), Position.start(), 0 if d0 > d1 else 1, (d0, d1)) for d0, d1 in pairs), seen)
 
 
+SETUP_LOOK_READS = 5  # settled readings that are not the start position before the players are asked to look...
+SETUP_LOOK_SECONDS = 20.0  # ...over at least this long (setting up takes a while; a board never matched must not mean silence)
+
+
+def _not_the_start(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    """Waiting for the start position, the board read otherwise: players still setting up, or a point the camera
+    keeps misreading.  After a while the players are asked to look (once a game), naming the points that differ:
+    a referee that silently waits for ever looks switched off."""
+    if ref.setup_reads < 0:
+        return ref, Outcome()
+    since = ref.setup_since if ref.setup_since is not None else seen.t
+    ref = replace(ref, setup_since=since, setup_reads=ref.setup_reads + 1)
+    waited = since is None or seen.t is None or seen.t - since >= SETUP_LOOK_SECONDS
+    if ref.setup_reads < SETUP_LOOK_READS or not waited:
+        return ref, Outcome()
+    start = Board.from_position(Position.start(), DARK)
+    wrong = [i + 1 for i, (a, b) in enumerate(zip(start.points, seen.board.points)) if a != b]
+    where = [f"point {p}: {_checkers(seen.board.points[p - 1])} read, the start has {_checkers(start.points[p - 1])}" for p in wrong]
+    where += [f"{COLOURS[i]}'s bar: {n} read" for i, n in enumerate(seen.board.bar) if n]
+    text = "the start position is not seen yet: " + ("; ".join(where) if where else "the board does not match it") + ": please look"
+    return replace(ref, setup_reads=-1), _look(None, text, tuple(wrong))
+
+
+def _checkers(n: int) -> str:
+    return "none" if n == 0 else f"{abs(n)} {COLOURS[0] if n > 0 else COLOURS[1]}"
+
+
 def _setup(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     seen = _start_within_doubt(seen)
     if not _is_start(seen.board):
         if not _opened_unseen(seen):
-            return ref, Outcome()
+            return _not_the_start(ref, seen)
         # the start was never seen whole (a hand over it, a stack misread) and the opening play is made:
         # the game is on, and its opening roll is taken as for any opening the camera missed
-        ref = replace(ref, stage=Stage.PLAYING, plays=0)
+        ref = replace(ref, stage=Stage.PLAYING, plays=0, setup_since=None, setup_reads=0)
         ref, more = _playing(ref, seen)
         return ref, _merge(_say(Note("the start position was not seen whole, but the opening play was: the game is followed")), more)
-    ref = replace(ref, stage=Stage.PLAYING, plays=0)
+    ref = replace(ref, stage=Stage.PLAYING, plays=0, setup_since=None, setup_reads=0)
     out = _say(Note("start position seen: each player rolls one die for the opening roll"), signals=[_cube_signal(ref)])
     if seen.dice:
         ref, more = _playing(ref, seen)
@@ -775,7 +842,7 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         name = ref.settings.players[player]
         text = f"{name}'s roll: a die read cocked is being played as it lies (the camera may be wrong): please look"
         ref = replace(ref, cocked_seen=(), hidden_since=False)
-        ref, more = _await_roll(ref, replace(seen, dice=tuple(replace(d, flat=True) for d in seen.dice)))
+        ref, more = _await_roll(ref, replace(seen, dice=_played_as_lying(ref, seen)))
         return ref, _merge(_look(player, text), more)
     if ref.cocked_seen:
         ref, confirmed, still = _cocked_confirmed(ref, seen)
@@ -832,6 +899,18 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     d1, d2 = seen.dice[0].value, seen.dice[1].value
     assert d1 is not None and d2 is not None  # _roll_problem asks for a look at unreadable dice
     return _record_roll(ref, (d1, d2), "", _sureness(seen.dice))
+
+
+def _played_as_lying(ref: Referee, seen: Seen) -> tuple[SeenDie, ...]:
+    """The dice of a roll played with a die the camera read cocked: flat, as the players take them.  The camera was
+    wrong about that die, so where the checkers as they stand are no legal play of the numbers read, it may be wrong
+    about its number too (a five read as a cocked one, seen on independent footage): the number is left unread, and
+    the roll is taken from the play with the flat dice read (see _moved_before_roll)."""
+    flat = tuple(replace(d, flat=True) for d in seen.dice)
+    values = [d.value for d in flat if d.value is not None]
+    if len(values) != 2 or judge(ref.game.position, (max(values), min(values)), seen.board.sides(ref.game.turn)).legal:
+        return flat
+    return tuple(replace(d, flat=True) if d.flat else replace(d, value=None, flat=True) for d in seen.dice)
 
 
 def _roll_without_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
@@ -914,7 +993,6 @@ def _readable(dice: Iterable[SeenDie], half: str) -> tuple[SeenDie, ...]:
 
 # --- a roll not seen whole ----------------------------------------------------------------
 
-ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))  # the 21 rolls, higher die first
 
 
 def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
@@ -937,7 +1015,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     """
     player = ref.game.turn
     names = ref.settings.players
-    went_on = _play_went_on(ref, seen) or _unseen_play_then_other_moved(ref, seen)
+    went_on = _play_went_on(ref, seen) or _unseen_play_then_other_moved(ref, seen) or _resync(ref, seen)
     if went_on is not None:
         return went_on
     if ref.moved_early:
@@ -986,6 +1064,79 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     ref, out = _taken_from_play(ref, seen, Roll(player, rolls[0]), known)
     if seen.dice and ref.stage is Stage.PLAYING:
         ref, more = _await_roll(ref, seen)  # the opponent has rolled already
+        out = _merge(out, more)
+    return ref, out
+
+
+def _resync(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """The referee waits for the roll of the player on turn, but the checkers stand where no play of theirs leaves
+    them: a roll was missed (a die unread or read cocked, the dice picked up under a hand), the player moved, and
+    the opponent rolled and moved too.  When legal plays explain the board (the roller's then the opponent's), the
+    referee adopts the game they lead to, records those plays with their rolls taken from the plays (marked as
+    inferred) and journals a ``resync`` call naming them; the next roll, if its dice are down, is then followed as
+    usual.  Of several explanations, the one whose rolls were read, then the likeliest, is taken, and the call
+    names the others.  Nothing is invented: no explanation, nothing is adopted."""
+    g, player = ref.game, ref.game.turn
+    if g.phase is not Phase.ROLL or ref.settings.mode is Mode.TOURNAMENT or (ref.asked_board is not None and ref.asked_rolls):
+        # (asked to show a roll the play fitted, play going on is _play_went_on's)
+        return None
+    if _one_play_away(g.position, seen.board.sides(player)) and _rolls_explaining(ref, seen, ()):
+        return None  # one play of the roller's: followed as a roll not seen (see _moved_before_roll)
+    halves = {d.half for d in seen.dice}
+    owners = [p for p in (0, 1) if halves == {ref.settings.right_half(p)}]
+    if seen.dice and not owners:
+        return None  # dice in both halves, or off the board: nothing to tell whose roll they are
+    last_dice = None
+    if owners and owners[0] != player:  # the opponent's dice still down: their play may not be finished
+        read = _readable(seen.dice, ref.settings.right_half(1 - player))
+        if len(read) != 2 or read[0].value is None or read[1].value is None:
+            return None
+        last_dice = (max(read[0].value, read[1].value), min(read[0].value, read[1].value))
+    found = missed_plays(g.position, player, seen.board, seen.unsure_points, last_dice)
+    if not found:
+        return None
+    if last_dice is not None:
+        return ref, Outcome()  # explained, but the dice are still down: adopted when they are picked up
+    chosen, others = _likeliest_plays(found, ref.rolls_seen)
+    return _adopt(ref, seen, chosen, others)
+
+
+def _likeliest_plays(found: list[tuple[Step, ...]], rolls_seen: tuple[tuple[int, tuple[int, int]], ...]) -> tuple[tuple[Step, ...], list[tuple[Step, ...]]]:
+    """The explanation to adopt, and the others (named in the call, so the record can be mended): the most of whose
+    rolls were read in the roller's half, then the fewest plays, then the likeliest rolls (a non-double is twice as
+    likely as a double)."""
+    def weight(steps: tuple[Step, ...]) -> tuple[int, int, int]:
+        read = sum((s.player, s.dice) in rolls_seen for s in steps)
+        chance = 1
+        for s in steps:
+            chance *= 1 if s.dice[0] == s.dice[1] else 2
+        return read, -len(steps), chance
+    ranked = sorted(found, key=weight, reverse=True)
+    return ranked[0], ranked[1:]
+
+
+def _adopt(ref: Referee, seen: Seen, steps: tuple[Step, ...], others: list[tuple[Step, ...]]) -> tuple[Referee, Outcome]:
+    """Follow the game from the board again: record ``steps`` (rolls taken from the plays) and say so."""
+    names = ref.settings.players
+    said = [f"{names[s.player]} {s.dice[0]}-{s.dice[1]}" for s in steps]
+    was = f"the referee waited for {names[ref.game.turn]}'s roll, but the checkers stand {len(steps)} play{'s' if len(steps) > 1 else ''} on"
+    text = f"{was}: the game is followed again from the board, with the plays {', '.join(said)} (rolls taken from the plays)"
+    reasons = [text]
+    if others:
+        alike = "; ".join(", ".join(f"{names[s.player]} {s.dice[0]}-{s.dice[1]}" for s in o) for o in others[:4])
+        reasons.append(f"the board fits {alike} as well: correct the record if it was another")
+    out = _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("resync", ref.game.turn, tuple(reasons))])
+    ref = replace(ref, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None, cocked_seen=(), called_dice=(),
+                  dice_on_board=False)
+    for step in steps:
+        if ref.stage is not Stage.PLAYING:
+            break
+        event = Roll(step.player, step.dice)
+        ref = replace(ref, match=apply_to_match(ref.match, event), before_roll=ref.match, rolls_read=())
+        ref, more = _judge_seen_after(ref, step.after)
+        out = _merge(out, _merge(_say(events=[event], inferred=[event]), more))
+    if ref.stage is Stage.PLAYING and ref.game.phase is Phase.ROLL and seen.dice:
+        ref, more = _await_roll(ref, seen)  # the next roll is down already
         out = _merge(out, more)
     return ref, out
 

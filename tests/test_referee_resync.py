@@ -1,0 +1,205 @@
+"""The referee finds its way again when its belief stops explaining the board (issue #43, item 5).
+
+Physical sequences, scripted by hand: a roll the camera missed (a hand over the board the whole turn, or a die
+read cocked and play going on), the mover played, the opponent rolled and played too.  The referee, still
+waiting for the first roll, re-fits the game to the board: it records the two plays with their rolls taken
+from them, journals a ``resync`` call, and follows the game from there.  The plays expected are written from
+the game (which checkers moved, and the one roll each move can be), never computed by the referee.
+
+Also: a call that stops play is not repeated on every later play, and a start position never matched is
+not waited for in silence.
+"""
+
+from engine import Position
+from engine.board import Board
+from engine.game import Move, Phase, Roll, Rules
+from engine.plays import Hop, apply_hops
+from referee.core import Seen, SeenDie, Settings, Stage, observe, start
+
+SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"))
+DARK, LIGHT = SETTINGS.right_half(0), SETTINGS.right_half(1)
+
+
+def die(value, half, flat=True, confidence=None):
+    return SeenDie(value, flat, half, confidence)
+
+
+def played(position, *hops):
+    """The position after the mover (on roll in ``position``) makes ``hops`` (mover's numbering), mover's view."""
+    return apply_hops(position, [Hop(a, b) for a, b in hops])
+
+
+# The game by hand.  Ann (dark) opens 5-2: 13/11 13/8.  Bob (light) rolls 6-5: 24/18/13 (11 pips with one
+# checker from his back point to his mid-point: only 6-5 plays it).  Ann rolls 3-1: 8/5 6/5 (her five-point:
+# 3-1, or 1-1 played 8/7/6/5 6/5, half as likely).  Dark's numbers for the boards: Bob's 24 is dark's 1, his 13 is dark's 12.
+OPENED = played(Position.start(), (13, 11), (13, 8))  # Ann's view
+BOB_65 = played(OPENED.swap(), (24, 18), (18, 13))  # Bob's view
+ANN_31 = played(BOB_65.swap(), (8, 5), (6, 5))  # Ann's view
+AFTER_OPENING = Board.from_position(OPENED, 0)
+AFTER_BOTH = Board.from_position(ANN_31, 0)
+HIDDEN = ("point:1", "point:2", "point:3")  # a hand over the board
+
+
+class Table:
+    def __init__(self):
+        self.ref = start(SETTINGS)
+        self.t = 0.0
+        self.outs = []
+
+    def see(self, board, *dice, occluded=()):
+        self.t += 1.0
+        self.ref, out = observe(self.ref, Seen(board=board, dice=tuple(dice), occluded=occluded, t=self.t))
+        self.outs.append(out)
+        return out
+
+
+def bob_to_roll():
+    """Ann opened 5-2 and played 13/11 13/8; Bob is to roll."""
+    t = Table()
+    start_board = Board.from_position(Position.start(), 0)
+    t.see(start_board)
+    t.see(start_board, die(5, DARK), die(2, LIGHT))
+    t.see(AFTER_OPENING, die(5, DARK), die(2, LIGHT))
+    t.see(AFTER_OPENING)
+    assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 1
+    t.outs.clear()
+    return t
+
+
+def test_the_boards_written_by_hand():
+    # the boards themselves, point by point in dark's numbers (positive dark, negative light)
+    assert AFTER_BOTH.points[0] == -1 and AFTER_BOTH.points[11] == -6  # Bob's back checker went 1 -> 12
+    assert AFTER_BOTH.points[4] == 2 and AFTER_BOTH.points[5] == 4 and AFTER_BOTH.points[7] == 3  # Ann made her 5-point
+    assert AFTER_BOTH.bar == (0, 0)
+
+
+def test_a_whole_turn_missed_under_a_hand_is_followed_again_from_the_board():
+    t = bob_to_roll()
+    for _ in range(4):  # Bob rolls and plays, Ann rolls and plays: a hand hides it all
+        t.see(AFTER_OPENING, occluded=HIDDEN)
+    out = t.see(AFTER_BOTH)  # the first clear reading: two plays on, no dice
+    assert [c.kind for c in out.calls] == ["resync"]
+    reasons = " ".join(out.calls[0].reasons)
+    assert "Bob 6-5" in reasons and "Ann 3-1" in reasons
+    assert "Ann 1-1" in out.calls[0].reasons[1]  # the other roll that fits, named so the record can be mended
+    assert out.events == (Roll(1, (6, 5)), Move(1, BOB_65), Roll(0, (3, 1)), Move(0, ANN_31))
+    assert set(out.inferred) == {Roll(1, (6, 5)), Roll(0, (3, 1))}  # journalled as taken from the plays
+    assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 1 and t.ref.stage is Stage.PLAYING
+    # and the game goes on as usual: Bob rolls 4-2 and plays 8/4 6/4
+    out = t.see(AFTER_BOTH, die(4, LIGHT), die(2, LIGHT))
+    assert out.events == (Roll(1, (4, 2)),)
+    bob_42 = played(ANN_31.swap(), (8, 4), (6, 4))
+    t.see(Board.from_position(bob_42, 1), die(4, LIGHT), die(2, LIGHT))
+    out = t.see(Board.from_position(bob_42, 1))
+    assert out.events == (Move(1, bob_42),) and not out.calls
+
+
+def test_the_next_roll_already_down_is_recorded_after_the_plays_missed():
+    t = bob_to_roll()
+    t.see(AFTER_OPENING, occluded=HIDDEN)
+    out = t.see(AFTER_BOTH, die(4, LIGHT), die(2, LIGHT))  # Bob has rolled again already
+    assert [c.kind for c in out.calls] == ["resync"]
+    assert out.events == (Roll(1, (6, 5)), Move(1, BOB_65), Roll(0, (3, 1)), Move(0, ANN_31), Roll(1, (4, 2)))
+    assert t.ref.game.phase is Phase.MOVE and t.ref.game.turn == 1
+
+
+def test_the_opponents_dice_still_down_wait_for_the_pick_up():
+    t = bob_to_roll()
+    t.see(AFTER_OPENING, occluded=HIDDEN)
+    out = t.see(AFTER_BOTH, die(3, DARK), die(1, DARK))  # Ann's 3-1 still lies: her play may not be over
+    assert out.events == () and not out.calls
+    out = t.see(AFTER_BOTH)  # picked up
+    assert [c.kind for c in out.calls] == ["resync"]
+    assert out.events == (Roll(1, (6, 5)), Move(1, BOB_65), Roll(0, (3, 1)), Move(0, ANN_31))
+
+
+def test_a_die_read_cocked_then_play_goes_on_is_followed_again():
+    t = bob_to_roll()
+    cocked = (die(6, LIGHT, confidence=0.95), die(5, LIGHT, flat=False, confidence=0.95))
+    t.see(AFTER_OPENING, *cocked)
+    out = t.see(AFTER_OPENING, *cocked)  # seen twice, surely: the referee calls it
+    assert [c.kind for c in out.calls] == ["cocked"]
+    # the players take the die for flat: Bob plays his 6-5, Ann rolls 3-1 and plays, all under a hand
+    t.see(AFTER_OPENING, occluded=HIDDEN)
+    out = t.see(AFTER_BOTH)
+    assert [c.kind for c in out.calls] == ["resync"]
+    assert out.events == (Roll(1, (6, 5)), Move(1, BOB_65), Roll(0, (3, 1)), Move(0, ANN_31))
+
+
+def test_plays_that_fit_two_rolls_are_recorded_with_a_look_naming_the_other():
+    # Ann's 13/7 (one checker six pips) is 5-1 (13/8/7) or 4-2 (13/9/7): both legal, alike in likelihood
+    t = bob_to_roll()
+    ann = played(BOB_65.swap(), (13, 8), (8, 7))
+    t.see(AFTER_OPENING, occluded=HIDDEN)
+    out = t.see(Board.from_position(ann, 0))
+    assert [c.kind for c in out.calls] == ["resync"]
+    assert out.events[:2] == (Roll(1, (6, 5)), Move(1, BOB_65)) and out.events[3] == Move(0, ann)
+    recorded = out.events[2]
+    assert recorded in (Roll(0, (5, 1)), Roll(0, (4, 2)))
+    other = "Ann 4-2" if recorded.dice == (5, 1) else "Ann 5-1"
+    assert other in out.calls[0].reasons[1] and "correct the record" in out.calls[0].reasons[1]
+
+
+def test_nothing_is_invented_when_no_plays_explain_the_board():
+    t = bob_to_roll()
+    nonsense = Board(tuple(-p for p in AFTER_BOTH.points), AFTER_BOTH.bar)  # the colours swapped: no play does that
+    out = t.see(nonsense)
+    assert not out.events and "resync" not in [c.kind for c in out.calls]
+    assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 1
+
+
+def test_a_call_that_stops_play_is_not_repeated_on_every_later_play():
+    t = bob_to_roll()
+    # three plays on (Bob 6-5, Ann 3-1, Bob 4-2): no two plays explain it, and Bob's dice lie on it
+    bob_42 = played(ANN_31.swap(), (8, 4), (6, 4))
+    three_on = Board.from_position(bob_42, 1)
+    out = t.see(three_on, die(5, LIGHT), die(3, LIGHT))
+    assert [c.kind for c in out.calls] == ["moved_before_roll"]
+    out = t.see(three_on, die(6, LIGHT), die(1, LIGHT))  # play goes on: the call was ignored
+    assert [c.kind for c in out.calls] == ["please_look"] and "lost the thread" in out.calls[0].reasons[0]
+    out = t.see(three_on, die(2, LIGHT), die(2, LIGHT))
+    assert not out.calls  # said once
+
+
+def test_a_start_position_never_matched_asks_for_a_look():
+    t = Table()
+    short = list(Board.from_position(Position.start(), 0).points)
+    short[5] = 4  # dark's 6-point read with four checkers (the start has five)
+    board = Board(tuple(short))
+    outs = []
+    for _ in range(30):
+        t.t += 4.0  # a reading every few seconds
+        outs.append(t.see(board))
+    calls = [c for out in outs for c in out.calls]
+    assert [c.kind for c in calls] == ["please_look"]  # asked once, not silent, not again and again
+    assert "point 6: 4 dark read, the start has 5 dark" in calls[0].reasons[0]
+    first = next(i for i, out in enumerate(outs) if out.calls)
+    assert 4 <= first <= 8  # after a while (about 20 s), not on the first reading
+    out = t.see(Board.from_position(Position.start(), 0))
+    assert t.ref.stage is Stage.PLAYING and "start position seen" in out.notes[0].text
+
+
+def test_a_roll_read_with_a_stack_left_unread_is_the_roll():
+    # Bob rolls 6-5; the camera reads the dice but leaves Ann's five-stack on her 6-point unread (a point it
+    # cannot count, nothing else hidden): the reading is the board as it stands but for that point, and the roll
+    t = bob_to_roll()
+    unread = list(AFTER_OPENING.points)
+    assert unread[5] == 5  # Ann's 6-point: five checkers, as the start has them
+    unread[5] = 0
+    out = t.see(Board(tuple(unread)), die(6, LIGHT), die(5, LIGHT), occluded=("point:6",))
+    assert out.events == (Roll(1, (6, 5)),)
+
+
+def test_a_die_read_cocked_and_misnumbered_but_played_as_it_lies():
+    # Bob's 6-5 lies flat; the camera reads the 5 as a cocked 1, surely.  Bob plays 24/18/13 with the dice
+    # as they lie: 11 pips, no play of 6-1.  The players took the die for flat, so the camera was wrong about
+    # it, and may be about its number: the roll is the one the 6 read and the play allow, 6-5.
+    t = bob_to_roll()
+    misread = (die(6, LIGHT, confidence=0.9), die(1, LIGHT, flat=False, confidence=0.98))
+    out = t.see(AFTER_OPENING, *misread)
+    assert not out.calls  # called only when the next reading confirms it
+    out = t.see(Board.from_position(BOB_65, 1), *misread)  # played as it lies
+    assert [c.kind for c in out.calls] == ["please_look"] and not out.events
+    out = t.see(Board.from_position(BOB_65, 1))  # dice picked up: the turn is over
+    assert out.events == (Roll(1, (6, 5)), Move(1, BOB_65))
+    assert not [c for c in out.calls if c.kind == "illegal_play"]
