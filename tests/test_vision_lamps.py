@@ -42,16 +42,32 @@ def _lit(image: np.ndarray, light: tuple[float, float, float]) -> np.ndarray:
     return np.clip(image.astype(np.float32) * np.asarray(light, np.float32), 0, 255).astype(np.uint8)
 
 
-@pytest.mark.parametrize("light", [WARM, (1.0, 0.9, 0.75), (0.8, 1.0, 0.85), (1.0, 0.95, 0.9)])
-def test_the_lamps_colour_is_undone_on_the_white_cube(light: tuple[float, float, float]) -> None:
-    """Gains make the cube grey: each channel's gain is the other's times the inverse ratio of the lamp's."""
+def _cast(bgr: np.ndarray) -> np.ndarray:
+    """A colour's log about its mean: zero for grey, its length how far from grey."""
+    log = np.log(np.asarray(bgr, np.float64))
+    return log - log.mean()
+
+
+@pytest.mark.parametrize("light", [WARM, (1.0, 0.85, 0.6), (0.55, 0.8, 1.0), (0.6, 1.0, 0.65)])
+def test_the_lamps_colour_is_undone_on_the_white_cube_down_to_an_ivory_cube_s(light: tuple[float, float, float]) -> None:
+    """A white cube seen under the lamp has the lamp's colour; after balancing, what is left of that cast points the
+    lamp's way but is no larger than an ivory cube's (which a faintly warm lamp's white cube cannot be told from)."""
+    cfg = _cfg()
     canon = _lit(_with_cube(draw_start(True, True, OLIVE_GREY, PALE_ORANGE)), light)
-    gains = lamp_balance(_cfg(), canon)
-    want = 1.0 / np.asarray(light)
-    assert np.allclose(gains / gains[1], want / want[1], rtol=0.06), (gains, want)
-    cube = balanced(_cfg(), canon)[int(D / 2 * PPM) - 15:int(D / 2 * PPM) - 10, int(W / 2 * PPM) - 15:int(W / 2 * PPM) + 15]
-    lab = cv2.cvtColor(cube, cv2.COLOR_BGR2LAB).astype(np.float32)
-    assert np.abs(lab[..., 1:] - 128).max() < 6, "the cube is grey once balanced"
+    c = (int(W / 2 * PPM), int(D / 2 * PPM))
+    face = balanced(cfg, canon)[c[1] - 18:c[1] - 12, c[0] - 15:c[0] + 15].reshape(-1, 3).astype(np.float64)
+    left, lamp = _cast(np.median(face, axis=0)), _cast(light)
+    assert np.linalg.norm(lamp) > 0.3  # a cast well past an ivory cube's: these lamps are far from white
+    assert abs(np.linalg.norm(left) - cfg.balance_ivory) < 0.04, left
+    assert float(left @ lamp) > 0
+    gains = lamp_balance(cfg, canon)
+    assert float(_cast(gains) @ lamp) < 0, "the gains go against the lamp's colour"
+
+
+def test_a_lamp_near_white_leaves_the_colours_alone() -> None:
+    """A cast no larger than an ivory cube's is not undone: the cube may be ivory."""
+    canon = _lit(_with_cube(draw_start(True, True, OLIVE_GREY, PALE_ORANGE)), (0.95, 1.0, 1.0))
+    assert np.array_equal(lamp_balance(_cfg(), canon), np.ones(3, np.float32))
 
 
 def test_without_a_cube_in_the_middle_nothing_is_undone() -> None:

@@ -172,7 +172,9 @@ def lamp_balance(cfg: CalibrationConfig, canon: Image) -> NDArray[np.float32]:
     known place, the cube in the middle (canonical image ``canon``, BGR). Ones when no cube is seen there (nothing
     brighter than the frame's wood) or the gains are no lamp's.
 
-    The gains keep the cube's mean brightness, so the wood's level is about kept as well.
+    A cast no larger than an ivory cube's (``balance_ivory``) is left, since the cube's own tint cannot be told from
+    the lamp's; a larger one is undone down to that. The gains keep the cube's mean brightness, so the wood's level is
+    about kept as well.
     """
     geo, ppm = cfg.reader.geometry, cfg.reader.px_per_mm
     ones = np.ones(3, np.float32)
@@ -186,10 +188,14 @@ def lamp_balance(cfg: CalibrationConfig, canon: Image) -> NDArray[np.float32]:
     wood = float(np.median(frame_band(cfg.reader, canon).astype(np.float32).mean(axis=1)))
     if float(white.mean()) < cfg.balance_min_contrast * max(wood, 1.0) or float(white.min()) < 1.0:
         return ones  # no cube in the middle: the wood's or a leather's colour is not the lamp's
-    gains = (float(white.mean()) / white).astype(np.float32)
-    if float(gains.max()) > cfg.balance_max_gain or float(gains.min()) < 1.0 / cfg.balance_max_gain:
+    cast = np.log(white) - float(np.log(white).mean())
+    size = float(np.linalg.norm(cast))
+    if size <= cfg.balance_ivory:
+        return ones  # an ivory cube, or a lamp too near white to tell from one
+    if float(np.exp(np.abs(cast)).max()) > cfg.balance_max_gain:
         return ones
-    return gains
+    gains = np.exp(-cast * (1.0 - cfg.balance_ivory / size))  # the cast undone down to an ivory cube's
+    return (gains * float(white.mean()) / float((white * gains).mean())).astype(np.float32)
 
 
 def balanced(cfg: CalibrationConfig, canon: Image) -> Image:
