@@ -180,7 +180,7 @@ def test_a_camera_turned_half_round_calibrates_with_the_players_where_they_sit()
 
 
 def _board_in_frame(turn_deg: float, board_px: float, light: tuple[float, float, float], edge_line: bool,
-                    defocus: float = 0.0, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
+                    defocus: float = 0.0, seed: int = 3, cloth: tuple[int, int, int] = (45, 85, 35)) -> tuple[np.ndarray, np.ndarray]:
     """The drawn start position put into a 1280x720 frame on a dark green cloth, its long side ``board_px`` long and
     turned ``turn_deg``, lit by ``light`` (a gain per BGR channel: a dim lamp, a cool one), with sensor noise; with
     ``edge_line``, a thin line of the olive leather's colour round the frame's outer edge (where a cloth meets the
@@ -199,7 +199,7 @@ def _board_in_frame(turn_deg: float, board_px: float, light: tuple[float, float,
     inner_mm = np.array([[FRAME, FRAME], [W - FRAME, FRAME], [W - FRAME, D - FRAME], [FRAME, D - FRAME]], np.float64)
     hom = cv2.getPerspectiveTransform((outer_mm / mm_per_px).astype(np.float32), to_frame(outer_mm).astype(np.float32))
     frame = np.zeros((720, 1280, 3), np.uint8)
-    frame[:] = (45, 85, 35)  # the cloth
+    frame[:] = cloth  # green unless told
     warped = cv2.warpPerspective(board, hom, (1280, 720))
     inside = cv2.warpPerspective(np.full(board.shape[:2], 255, np.uint8), hom, (1280, 720)) > 0
     frame[inside] = warped[inside]

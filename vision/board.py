@@ -70,6 +70,11 @@ class BoardFinderConfig:
     table_ring: int = 3  # px around a leather-coloured patch that tell what surrounds it
     table_distance: float = 10.0  # Lab distance from a table colour that is table
     table_ring_share: float = 0.6  # a patch surrounded this much by table is the table's
+    # the board told from the table by the table's own colours (sampled along the image border), whatever its hue:
+    # a red cloth beside the orange leather, a warm lamp that turns the olive points brown
+    table_colours: int = 8  # the border's colours, clustered
+    off_table_min_distance: float = 8.0  # distance (:func:`_shares_and_level`) from every table colour below which a pixel is table
+    off_table_close: float = 0.02  # fraction of the work width: gaps in the board (its shade, grain) closed
     min_aspect: float = 1.1  # long/short side of the board (nominal 480/340)
     max_aspect: float = 2.0
     same_fit_mm: float = 1.0  # two fits whose corners lie this near are one
@@ -212,6 +217,54 @@ def surface_outline(cfg: BoardFinderConfig, image: Image, prior: LeatherPrior | 
     return (dense + 0.5) / scale - 0.5
 
 
+def off_table_outline(cfg: BoardFinderConfig, image: Image) -> Points:
+    """Convex outline (image pixels) of the largest thing that is not the table: the frame's outer edge.
+
+    The table's colours are sampled along the image border, which the board never reaches; a pixel is the
+    board's when it lies farther from every one of them than the image's own split (Otsu) of those distances
+    puts it, so it holds for a cloth of any hue, the leather's too.
+    """
+    h, w = image.shape[:2]
+    scale = cfg.work_width / w
+    small = cv2.resize(image, (cfg.work_width, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    feat = _shares_and_level(cv2.medianBlur(small, 5))
+    b = cfg.table_band
+    border = np.concatenate([feat[:b].reshape(-1, 3), feat[-b:].reshape(-1, 3), feat[:, :b].reshape(-1, 3), feat[:, -b:].reshape(-1, 3)])
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, _, table = cv2.kmeans(border, cfg.table_colours, None, criteria, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    far = np.full(feat.shape[:2], np.inf, np.float32)
+    for colour in table:
+        far = np.minimum(far, np.sqrt(((feat - colour) ** 2).sum(axis=2)))
+    far8 = np.clip(far * 4, 0, 255).astype(np.uint8)
+    cut, _ = cv2.threshold(far8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = ((far8 > cut) & (far >= cfg.off_table_min_distance)).astype(np.uint8) * 255
+    k = max(3, int(cfg.off_table_close * cfg.work_width) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    o = max(3, int(cfg.open_frac * cfg.work_width) | 1)
+    mask = _drop_border_regions(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (o, o))))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    if n < 2:
+        raise BoardNotFoundError("no board found: nothing in view stands out from the table; have the whole board in view, "
+                                 "or give the board's corners with --corners")
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[best, cv2.CC_STAT_AREA] < cfg.min_area_frac * mask.size:
+        raise BoardNotFoundError("no board found: nothing large stands out from the table; have the whole board in view, "
+                                 "or give the board's corners with --corners")
+    ys, xs = np.nonzero(labels == best)
+    hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+    dense = np.concatenate([np.linspace(hull[i], hull[(i + 1) % len(hull)], 16, endpoint=False) for i in range(len(hull))])
+    return (dense + 0.5) / scale - 0.5
+
+
+def _shares_and_level(bgr: Image) -> NDArray[np.float32]:
+    """Per pixel: the blue and green channels' shares of its brightness (x 255) and 20 x the log of its brightness.
+    A dim lamp's falloff moves the level alone; a cloth and the walnut frame of much the same lightness still
+    differ in their shares."""
+    f = bgr.astype(np.float32) + 1.0
+    total = f.sum(axis=2, keepdims=True)
+    return np.concatenate([f[..., :2] / total * 255.0, 20.0 * np.log(total / 3.0)], axis=2)
+
+
 def fit_quad(outline: Points) -> tuple[Points, float]:
     """Four corners of the convex hull of ``outline`` and the mean distance of the hull to them."""
     hull = cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2)
@@ -333,6 +386,19 @@ def board_candidates(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry,
         for outer in (False, True):
             hom, score = refine_homography(cfg, image, lens, homography_from_corners(quad, geo, outer), geo, prior)
             fits.append((score, lens, hom))
+    if drop_islands or not fits:
+        # the board's outer edge against the table, whatever their hues: the leather's outline may have taken in a
+        # cloth of its colour, or missed points a lamp turned from the priors' hues
+        try:
+            outline = off_table_outline(cfg, image)
+            lens, quad = estimate_lens(cfg, outline, (w, h))
+            quad = order_corners(quad)
+            check_aspect(cfg, quad)
+            for prior in cfg.priors:
+                hom, score = refine_homography(cfg, image, lens, homography_from_corners(quad, geo, True), geo, prior)
+                fits.append((score, lens, hom))
+        except BoardNotFoundError as exc:
+            error = error or exc
     if not fits:
         raise error or BoardNotFoundError("no board found")
     kept: list[tuple[float, Lens, NDArray[np.float64]]] = []

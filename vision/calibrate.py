@@ -163,6 +163,49 @@ def learn_classes(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layo
     return classes, tuple(leather), np.array(background, np.float32)
 
 
+# ----------------------------------------------------------------------------- the lamp's colour
+
+
+def lamp_balance(cfg: CalibrationConfig, canon: Image) -> NDArray[np.float32]:
+    """Per-channel (BGR) gains that make the cube grey: the colour of the lamp (a 2700 K bulb's orange, a cool
+    LED's blue) and of a camera's white balance off, measured on the one white thing the start position puts in a
+    known place, the cube in the middle (canonical image ``canon``, BGR). Ones when no cube is seen there (nothing
+    brighter than the frame's wood) or the gains are no lamp's.
+
+    A cast no larger than an ivory cube's (``balance_ivory``) is left, since the cube's own tint cannot be told from
+    the lamp's; a larger one is undone down to that. The gains keep the cube's mean brightness, so the wood's level is
+    about kept as well.
+    """
+    geo, ppm = cfg.reader.geometry, cfg.reader.px_per_mm
+    ones = np.ones(3, np.float32)
+    px = _disc_pixels(canon.astype(np.float32), ppm, [geo.centre], 0.0, geo.cube_edge * cfg.balance_radius)
+    px = px[px.max(axis=1) < cfg.balance_clip]  # a clipped channel tells the sensor's limit, not the lamp's colour
+    if len(px) < 8:
+        return ones
+    bright = px.mean(axis=1)
+    face = px[bright >= np.quantile(bright, 1.0 - cfg.balance_share)]
+    white = np.median(face, axis=0)
+    wood = float(np.median(frame_band(cfg.reader, canon).astype(np.float32).mean(axis=1)))
+    if float(white.mean()) < cfg.balance_min_contrast * max(wood, 1.0) or float(white.min()) < 1.0:
+        return ones  # no cube in the middle: the wood's or a leather's colour is not the lamp's
+    cast = np.log(white) - float(np.log(white).mean())
+    size = float(np.linalg.norm(cast))
+    if size <= cfg.balance_ivory:
+        return ones  # an ivory cube, or a lamp too near white to tell from one
+    if float(np.exp(np.abs(cast)).max()) > cfg.balance_max_gain:
+        return ones
+    gains = np.exp(-cast * (1.0 - cfg.balance_ivory / size))  # the cast undone down to an ivory cube's
+    return (gains * float(white.mean()) / float((white * gains).mean())).astype(np.float32)
+
+
+def balanced(cfg: CalibrationConfig, canon: Image) -> Image:
+    """The canonical image (its light flattened) with the lamp's colour divided out (:func:`lamp_balance`)."""
+    gains = lamp_balance(cfg, canon)
+    if bool(np.all(gains == 1.0)):
+        return canon
+    return cv2.multiply(canon, cv2.merge([np.full(canon.shape[:2], float(g), np.float32) for g in gains]), dtype=cv2.CV_8U)
+
+
 # ----------------------------------------------------------------------------- lens, from the start position
 
 
@@ -351,7 +394,8 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
 def _start_pattern_reads(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray[np.float64]) -> bool:
     """Whether the start position's pattern (:mod:`vision.start_layout`) reads on the board seen through this fit."""
     rcfg = cfg.reader
-    canon = flatten_light(rcfg, to_canonical(image, canonical_maps(lens, hom, rcfg.geometry, rcfg.px_per_mm)), rcfg.wood_level)
+    canon = balanced(cfg, flatten_light(rcfg, to_canonical(image, canonical_maps(lens, hom, rcfg.geometry, rcfg.px_per_mm)),
+                                        rcfg.wood_level))
     try:
         learn_layout(cfg, lab_image(canon))
     except StartPositionNotFoundError:
@@ -382,6 +426,9 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     maps = canonical_maps(lens, hom, geo, rcfg.px_per_mm)
     canon = to_canonical(image, maps)
     canon = flatten_light(rcfg, canon, rcfg.wood_level)  # every set is read at one standard brightness, falloff and all
+    # ... and under a grey lamp: the frame's colour (``ref`` below) is taken balanced, so the reader, which brings
+    # each frame's wood to that colour, sees every frame with the lamp's colour divided out as well
+    canon = balanced(cfg, canon)
     lab = lab_image(canon)
     layout = learn_layout(cfg, lab)
     classes, leather, background = learn_classes(cfg, lab, layout)

@@ -179,6 +179,18 @@ class CalibrationConfig:
     refit_rounds: int = 2
     min_refit_gain: float = 0.9  # a refit must cut the checkers' misfit (mm) by at least this factor
     wide_refit_searches: tuple[float, ...] = (24.0, 14.0, 8.0)  # mm: the second try's refits, looking ever nearer
+    # the lamp's colour (and a camera's white balance off), measured on the cube that stands white in the middle at the
+    # start and divided out before anything is learned: the colour tests downstream then judge white against grey
+    balance_radius: float = 0.4  # of the cube's edge: the disc about the board's centre sampled as the cube
+    balance_share: float = 0.4  # its brightest share of pixels (the face, not the numeral or a shade)
+    balance_clip: int = 250  # a pixel with a channel this bright is clipped: its colour is not the lamp's
+    balance_min_contrast: float = 1.2  # the cube's brightness over the frame's, else no cube is there (nothing undone)
+    balance_max_gain: float = 3.0  # a channel's gain beyond this (either way) is no lamp's colour: nothing undone
+    # a cube may be ivory, which a faintly warm lamp's white cube also looks: a cast this small (the length of the cube's
+    # log colour about its mean, natural log) is left, and a larger one undone only down to it. The colour tests read
+    # casts up to 0.35 as they are (dev: a neutral lamp's cube; balanced down to 0.15 or 0.25, two dev starts lost
+    # their read-back); a 2700 K bulb's is ~0.75, a 3500 K one's ~0.4
+    balance_ivory: float = 0.4
     max_start_amiss: int = 4  # points a fit's read-back of the start may miscount or leave unread (each checker where the start has its player's) ...
     min_rings_in_place: int = 24  # ... when this many of the 30 start checkers' rings are found ...
     ring_in_place_mm: float = 3.0  # ... this near where the fit puts them

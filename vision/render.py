@@ -124,6 +124,7 @@ class Camera:
     focal: float = 1100.0
     barrel_k1: float = 0.0
     lamp: str = "warm"  # warm | cool | dim
+    lamp_kelvin: float = 0.0  # the lamp's colour temperature (2700: a household bulb, 6500: daylight); 0: the lamp's own tint
     lamp_xy: tuple[float, float] = (0.3, 0.3)  # lamp position over the board, fraction of its size
     light_dir_deg: float = 45.0  # direction shadows fall, on the board plane
     shadow_mm: float = 2.5  # how soft shadows' edges are (blur, mm): a small lamp near the board casts hard ones
@@ -660,9 +661,32 @@ def _lamp(cam: Camera, shape: tuple[int, int], rng: np.random.Generator, drift: 
     lx, ly = cam.lamp_xy[0] * w, cam.lamp_xy[1] * h
     r2 = ((xx - lx) ** 2 + (yy - ly) ** 2) / float(w * w)
     fall = 1.0 / (1.0 + 1.2 * r2)
-    tint = {"warm": (0.78, 0.92, 1.08), "cool": (1.08, 1.0, 0.9), "dim": (0.85, 0.9, 1.0)}[cam.lamp]
+    tint = kelvin_bgr(cam.lamp_kelvin) if cam.lamp_kelvin else {"warm": (0.78, 0.92, 1.08), "cool": (1.08, 1.0, 0.9), "dim": (0.85, 0.9, 1.0)}[cam.lamp]
     gain = {"warm": 1.05, "cool": 1.0, "dim": 0.5}[cam.lamp] * (1 + rng.uniform(-0.25, 0.25) * drift)
     return np.dstack([fall * t * gain for t in tint]).astype(np.float32)
+
+
+def kelvin_bgr(kelvin: float) -> tuple[float, float, float]:
+    """BGR of a black body at ``kelvin`` as a camera balanced for daylight (6500 K) records it, its brightest
+    channel 1: a 2700 K bulb's light is about (0.35, 0.66, 1.0), orange; above 6500 K it turns blue.
+    (Tanner Helland's fit of the black-body colours to sRGB.)"""
+
+    def rgb(k: float) -> tuple[float, float, float]:
+        t = k / 100.0
+        r = 255.0 if t <= 66 else 329.698727446 * (t - 60) ** -0.1332047592
+        g = 99.4708025861 * math.log(t) - 161.1195681661 if t <= 66 else 288.1221695283 * (t - 60) ** -0.0755148492
+        b = 255.0 if t >= 66 else 0.0 if t <= 19 else 138.5177312231 * math.log(t - 10) - 305.0447927307
+        return tuple(min(255.0, max(0.0, v)) for v in (r, g, b))  # type: ignore[return-value]
+
+    lamp, day = rgb(kelvin), rgb(6500.0)
+    bgr = [lamp[c] / day[c] for c in (2, 1, 0)]
+    return tuple(v / max(bgr) for v in bgr)  # type: ignore[return-value]
+
+
+def random_cloth(rng: np.random.Generator) -> tuple[float, float, float]:
+    """A table cloth of any hue (BGR 0..1): red, green, blue, felt or linen, saturated or pale, dark or light."""
+    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(60, 240), rng.integers(70, 220)]]])
+    return tuple(float(v) / 255.0 for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])  # type: ignore[return-value]
 
 
 def _barrel(img: Image, k1: float) -> Image:
@@ -734,8 +758,17 @@ class Setup:
     board_seed: int
 
 
-def random_setup(rng: np.random.Generator, size: tuple[int, int] = (1280, 720)) -> Setup:
-    return Setup(random_camera(rng, size), random_palette(rng), random_layout(rng), int(rng.integers(2**31)))
+def random_setup(rng: np.random.Generator, size: tuple[int, int] = (1280, 720), any_light: bool = False) -> Setup:
+    """A random installation; with ``any_light``, its lamp of any colour temperature (2700-6500 K), the camera's
+    white balance off by up to a quarter each way, and on a table cloth of any hue half the time (drawn after the
+    rest, so a setup's camera, set and layout are the same either way)."""
+    setup = Setup(random_camera(rng, size), random_palette(rng), random_layout(rng), int(rng.integers(2**31)))
+    if not any_light:
+        return setup
+    balance = tuple(float(v) for v in rng.uniform(0.8, 1.25, 3))
+    camera = replace(setup.camera, lamp_kelvin=float(rng.uniform(2700, 6500)), white_balance=balance)  # type: ignore[arg-type]
+    cloth = random_cloth(rng) if rng.random() < 0.5 else setup.palette.table
+    return replace(setup, camera=camera, palette=replace(setup.palette, table=cloth))
 
 
 def render(scene: Scene, setup: Setup, seed: int, lamp_drift: float = 0.0) -> tuple[Image, dict[str, object]]:
