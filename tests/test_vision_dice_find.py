@@ -40,10 +40,12 @@ def _die(img: np.ndarray, centre: tuple[float, float], value: int, turn: float, 
 
 
 def _checker(img: np.ndarray, centre: tuple[float, float]) -> None:
-    """A light checker from above: a 30 mm cream disc inside a copper rim 2 mm wide."""
+    """A light checker from above: copper, 30 mm across, round a burnt-orange leather inlay 21 mm across, its rim
+    shining toward the lamp (a near-white arc 2 mm wide over a quarter of it)."""
     c = tuple(int(round(v * 16)) for v in centre)
-    cv2.circle(img, c, 15 * 16, (90, 140, 205), -1, cv2.LINE_AA, shift=4)
-    cv2.circle(img, c, 13 * 16, (195, 215, 228), -1, cv2.LINE_AA, shift=4)
+    cv2.circle(img, c, 15 * 16, (85, 135, 205), -1, cv2.LINE_AA, shift=4)
+    cv2.ellipse(img, c, (13 * 16, 13 * 16), 0, 200, 290, (225, 235, 245), 2, cv2.LINE_AA, shift=4)
+    cv2.circle(img, c, int(10.5 * 16), (35, 85, 180), -1, cv2.LINE_AA, shift=4)
 
 
 def _seen(img: np.ndarray, blur: str, rng: np.random.Generator) -> np.ndarray:
@@ -72,9 +74,9 @@ def _judged(img: np.ndarray) -> list[tuple[tuple[float, float], float]]:
 
 
 @pytest.mark.parametrize("blur", ["sharp", "defocus", "motion"])
-@pytest.mark.parametrize("value, turn, white", [(5, 20.0, (238, 240, 242)), (2, -35.0, (175, 222, 236)), (6, 5.0, (150, 155, 160))])
+@pytest.mark.parametrize("value, turn, white", [(5, 20.0, (238, 240, 242)), (2, -35.0, (175, 222, 236)), (6, 5.0, (185, 190, 196))])
 def test_a_die_is_found_where_it_lies_sharp_or_blurred(blur: str, value: int, turn: float, white: tuple[int, int, int]) -> None:
-    """White, ivory and dimly lit dice, sharp, out of focus or streaked: the window on the die's centre is a die,
+    """White, ivory and shaded dice, sharp, out of focus or streaked: the window on the die's centre is a die,
     and no window 8 mm or more from it is."""
     rng = np.random.default_rng(value)
     img = _board(rng)
@@ -89,8 +91,8 @@ def test_a_die_is_found_where_it_lies_sharp_or_blurred(blur: str, value: int, tu
 
 @pytest.mark.parametrize("blur", ["sharp", "defocus", "motion"])
 def test_a_light_checker_beside_a_die_is_not_a_die(blur: str) -> None:
-    """A light checker is lighter than the walnut and as light as a die, but round and twice a die's size: only
-    the die, 35 mm from it, is found."""
+    """A light checker is lighter than the walnut and its copper rim shines as light as a die, but it is round and
+    twice a die's size: only the die, 40 mm from it, is found."""
     rng = np.random.default_rng(7)
     img = _board(rng)
     _checker(img, (40.0, 60.0))

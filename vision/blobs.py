@@ -340,8 +340,8 @@ def blob_at(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blobs: lis
     """The light blob of a die that :mod:`vision.dice_find` placed near ``centre`` (canonical mm): the nearest
     die-like one of ``blobs`` within half a die's edge; else the light part there cut halfway between the board's
     lightness (``base``) and the spot's lightest (blur spreads a die's edge both ways, so halfway is where it
-    lies), grown to the die's footprint; a die-edged square on that part, turned as it lies, when the part
-    is no die's shape (blur bridged it to a checker, or a streak stretched it). None: nothing light there."""
+    lies), grown to the die's footprint. None when nothing light there has a die's shape (a window also sees a
+    die beside its centre, or a copper rim's shine)."""
     near = [(float(np.hypot(b.centre[0] - centre[0], b.centre[1] - centre[1])), b) for b in blobs if b.die_like(cfg)]
     near = [t for t in near if t[0] < cfg.geometry.die_edge / 2]
     if near:
@@ -371,12 +371,7 @@ def blob_at(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blobs: lis
     contour = max(cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0], key=cv2.contourArea) + np.array([x0, y0], np.int32)
     blob = _blob(cfg, lab, contour)
     if blob is None or not blob.die_like(cfg) or blob.size[1] > cfg.max_footprint:
-        (px, py), _, ang = cv2.minAreaRect(contour)
-        at = (px, py) if blob is not None and blob.size[1] <= cfg.max_footprint else (centre[0] * ppm, centre[1] * ppm)
-        square = cv2.boxPoints((at, (edge * ppm, edge * ppm), ang)).round().astype(np.int32).reshape(-1, 1, 2)
-        blob = _blob(cfg, lab, square)
-        if blob is None:
-            return None
+        return None  # a copper rim's shine or a checker's inlay beside a die the window also saw: no die's shape here
     return die_footprint(cfg, lab, base, blob)
 
 

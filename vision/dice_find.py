@@ -28,9 +28,9 @@ from vision.dice_cnn import im2col3, maxpool2, members_from_json, members_to_jso
 
 FIND_PATH = Path(__file__).with_name("dice_find_cnn.json")
 WINDOW_MM = 40.0  # a die (16 mm) and the board round it: wider than a checker (30 mm), whose round edge shows
-INPUT_SIDE = 32
+INPUT_SIDE = 24
 CANDIDATE_MIN = 10.0  # Lab L a die-sized square must stand above its surroundings to be looked at
-MAX_CANDIDATES = 48
+MAX_CANDIDATES = 40
 APART_MM = 10.0  # two candidates nearer than this are one
 FIND_MIN = 0.5  # probability from which a window is a die
 
@@ -39,13 +39,17 @@ Image = NDArray[np.uint8]
 
 def light_spots(lab: Image, base: NDArray[np.float32], ppm: float, edge_mm: float = 16.0) -> list[tuple[float, float]]:
     """Canonical mm of the local maxima of how much lighter a die-sized square is than ``base`` (the board
-    round each pixel without small things on it), strongest first: where a die, sharp or blurred, may lie."""
-    k = max(3, int(round(edge_mm * ppm * 0.75)))
-    excess = cv2.blur(lab[..., 0].astype(np.float32) - base, (k, k))
+    round each pixel without small things on it), at least ``CANDIDATE_MIN``: where a die, sharp or blurred,
+    may lie. At most ``MAX_CANDIDATES``, those standing out most from the square window ``WINDOW_MM`` round
+    them first (a die does; the middle of a light checker, twice a die's size, hardly)."""
+    excess = lab[..., 0].astype(np.float32) - base
+    near = cv2.blur(excess, (max(3, int(round(edge_mm * ppm * 0.75))),) * 2)
     apart = max(3, int(round(APART_MM * ppm)) | 1)
-    peak = (excess >= cv2.dilate(excess, np.ones((apart, apart), np.uint8))) & (excess >= CANDIDATE_MIN)
+    peak = (near >= cv2.dilate(near, np.ones((apart, apart), np.uint8))) & (near >= CANDIDATE_MIN)
     ys, xs = np.nonzero(peak)
-    order = np.argsort(-excess[ys, xs])[: MAX_CANDIDATES]
+    side = max(3, int(round(WINDOW_MM * ppm * 0.7)))
+    around = cv2.blur(excess, (side, side))
+    order = np.argsort(around[ys, xs] - near[ys, xs])[: MAX_CANDIDATES]
     return [((float(xs[i]) + 0.5) / ppm, (float(ys[i]) + 0.5) / ppm) for i in order]
 
 
@@ -82,9 +86,13 @@ def window_input(win: NDArray[np.uint8]) -> NDArray[np.float32]:
     """(n, S, S, 5) network input of :func:`windows`: grey (0 to 1), grey over the window's own light (its 95th
     percentile, so a dim lamp's die looks like a bright one's) and the three colour channels' differences from
     grey over that light (ivory, a warm lamp and walnut differ there)."""
+    if len(win) == 0:
+        return np.zeros((0, INPUT_SIDE, INPUT_SIDE, 5), np.float32)
     x = win.astype(np.float32) / 255.0
     grey = x.mean(axis=3, keepdims=True)
-    light = np.percentile(grey.reshape(len(x), -1), 95, axis=1)[:, None, None, None] + 0.02
+    flat = grey.reshape(len(x), -1)
+    k = flat.shape[1] - max(1, flat.shape[1] // 20)
+    light = np.partition(flat, k, axis=1)[:, k][:, None, None, None] + 0.02
     return np.concatenate([grey, np.minimum(grey / light, 1.5), (x - grey) / light], axis=3).astype(np.float32)
 
 
