@@ -2,12 +2,21 @@
 
 One command from a seed (renders, then fits; torch from the ``train`` extra, never at run time):
 
-    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/train_dice_find.py --seed 7100 --setups 24 --frames 8 \\
-        --out vision/dice_find_cnn.json
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/train_dice_find.py --seed 7100 --setups 8 --frames 25 \
+        --jobs 2 --epochs 40 --width 8 --out vision/dice_find_cnn.json
+
+(the shipped file: rendered in two parts, ``--first 0 --setups 4`` and ``--first 4 --setups 8`` each with ``--keep``,
+then fitted with ``--data A.npz B.npz``: the same windows in the same order; 10,485 windows, 1,176 of them dice;
+on a tenth held out at random, 97.6% of dice found and 0.9% of other windows called dice).
+
+Caveat: the shipped file's windows were rendered while ``vision.dice_find.light_spots`` still ranked spots by
+lightness alone and kept up to 48; it now keeps up to 40 ranked by how they stand out from the window round them,
+so this command renders a close but not identical set of negatives.
 
 Data: ``vision.render`` scenes only (never the evaluation renderer, ``benchmarks/world``) under the widened camera of
-``bench_cocked_train`` with more blur (a lens out of focus in most setups, a moving one in many), dim, warm and
-cool lamps, white balance off, ivory dice, arms, the cube. Each setup is calibrated on its own start position and
+``bench_cocked_train`` (lamps dim, warm and cool, hard shadows, white balance off, strong barrel, noise, JPEG), each
+frame's lens sharp, out of focus (1.5-5 px) or moving (4-16 px streaks) without calibrating again; ivory dice,
+arms, the cube. Each setup is calibrated on its own start position and
 every frame is read by the reader; the windows judged are those the reader makes (``vision.dice_find``'s
 candidates on its light-normalised canonical view) plus windows near each true die (its top, shifted up to 3 mm).
 A window is a die when its centre lies within ``POS_MM`` of a true die's top, not one beyond ``NEG_MM`` (between:
@@ -203,9 +212,9 @@ def fit(x_all: np.ndarray, y_all: np.ndarray, seed: int, epochs: int, width: int
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=7100)
-    ap.add_argument("--setups", type=int, default=24)
-    ap.add_argument("--frames", type=int, default=8)
-    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--setups", type=int, default=8)
+    ap.add_argument("--frames", type=int, default=25)
+    ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--width", type=int, default=8)
     ap.add_argument("--jobs", type=int, default=1, help="setups rendered side by side (the windows are the same)")
     ap.add_argument("--members", type=int, default=1, help="networks fitted from seed, seed+1, ... and averaged")
