@@ -14,7 +14,7 @@ from vision.calibration import Calibration
 from vision.cocked import COCKED_PATH, die_look, load_cocked_model
 from vision.config import ReaderConfig
 from vision.cube import _is_cube
-from vision.dice_find import FIND_MIN, FIND_PATH, light_spots, load_finder, merged
+from vision.dice_find import FIND_MIN, FIND_PATH, FOUND_MAX_CONFIDENCE, light_spots, load_finder, merged
 from vision.errors import VisionError
 from vision.geometry import half_of, surface_height
 from vision.pips import read_pips
@@ -205,7 +205,8 @@ def sure_of(die: dict[str, Any]) -> dict[str, Any]:
     pips' read)."""
     p = die["cocked"]
     sure = abs(2.0 * p - 1.0) if (p >= 0.5) != die["flat"] else 0.0
-    found = 2.0 * die.get("found", 1.0) - 1.0  # how sure vision.dice_find was that a die lies there
+    # a die only vision.dice_find found: as sure as it was that a die lies there, and never surely read
+    found = min(2.0 * die["found"] - 1.0, FOUND_MAX_CONFIDENCE) if "found" in die else 1.0
     return {**die, "confidence": round(min(die["confidence"], sure, found), 3)}
 
 
@@ -333,7 +334,7 @@ def blurred_dice(cfg: ReaderConfig, cal: Calibration, look: BoardLook, raw: Imag
     on a long frame; a window it calls a die (``FIND_MIN``) is read where a die-shaped light part lies
     (:func:`vision.blobs.blob_at`), the surest first, one die per die's edge; not a plain one (:func:`face_marked`):
     the network never saw a lamp's glare on the varnish. Its probability ``p`` bounds the die's reported
-    confidence (``2p - 1``, see :func:`sure_of`).
+    confidence (``2p - 1``, and ``FOUND_MAX_CONFIDENCE``, below the referee's "sure": see :func:`sure_of`).
 
     Beside the rules, not instead of them: on the evaluation renderer's dev split the network alone lost most
     sharp dice the rules read (it was fitted on ``vision.render``'s dice only), while it finds blurred dice
