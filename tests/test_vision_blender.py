@@ -796,9 +796,11 @@ def test_a_cocked_die_s_lit_top_as_short_as_a_dim_lamp_leaves_it_is_looked_at(ca
     """Under a dim lamp, the camera 12 degrees off vertical (Blender seed 2026114720, ``tests/data/vision_blender_short_lit_top``,
     frame 2), a 6 leans on a checker, its side face (a 2) in the checker's shade. Only the foreshortened 6 passes the
     white test, a blob 12.0 by 14.0 mm: narrower than a flat die's top, and shorter than the 15.0 mm that
-    ``tipped_min_long`` asked of a foreshortened top's length until session 31, so the die was not found."""
+    ``tipped_min_long`` asked of a foreshortened top's length until session 31, so the die was not found. (Under that
+    setting the network of ``vision.dice_find``, which looks where the rules found no die, now finds it too: the
+    miss is no longer made.)"""
     _fixed(calibrated, "vision_blender_short_lit_top", "frame02.jpg", [(1, False, "outer"), (6, False, "outer")],
-           replace(ReaderConfig(), tipped_min_long=15.0), [(1, False, "outer")])
+           replace(ReaderConfig(), tipped_min_long=15.0), None)
 
 
 @pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes

@@ -353,8 +353,8 @@ def blurred_dice(cfg: ReaderConfig, cal: Calibration, look: BoardLook, raw: Imag
         if p < FIND_MIN:
             break
         blob = blob_at(cfg, look.lab, look.base, blobs, centre)
-        if blob is None or not face_marked(cfg, raw, blob):
-            continue
+        if blob is None or not face_marked(cfg, raw, blob) or greyer_than_dice(cfg, cal, blob):
+            continue  # no die-shaped light there, a plain glare, or grey: walnut between two rims under a cool lamp
         if any(np.hypot(blob.centre[0] - x, blob.centre[1] - y) < geo.die_edge for x, y in taken):
             continue
         window, seen = die_in_detail(cfg, fine, blob) if fine is not None else (raw, blob)
