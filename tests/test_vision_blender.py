@@ -419,7 +419,10 @@ def test_the_light_between_two_rims_is_no_tipped_die(calibrated: Calibrated) -> 
                                                           {"unclean_tipped_margin": 0.0}, {"unclean_max_dimming": math.inf})
     assert want == [(2, True), (3, True)]
     # the miss this fixture kept is no longer made since calibration fits the board to the start checkers' edges (session 36)
-    assert sorted(without[1]) == sorted(without[2]) == want
+    assert sorted(without[1]) == want
+    # with the grey test off, the network of vision.dice_find, which looks where the rules found no die, takes the
+    # light between the rims for a cocked 2: that test is its guard there too
+    assert sorted(without[2]) == sorted(want + [(2, False)])
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
