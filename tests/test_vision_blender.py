@@ -419,7 +419,10 @@ def test_the_light_between_two_rims_is_no_tipped_die(calibrated: Calibrated) -> 
                                                           {"unclean_tipped_margin": 0.0}, {"unclean_max_dimming": math.inf})
     assert want == [(2, True), (3, True)]
     # the miss this fixture kept is no longer made since calibration fits the board to the start checkers' edges (session 36)
-    assert sorted(without[1]) == sorted(without[2]) == want
+    assert sorted(without[1]) == want
+    # with the grey test off, the network of vision.dice_find, which looks where the rules found no die, takes the
+    # light between the rims for a cocked 2: that test is its guard there too
+    assert sorted(without[2]) == sorted(want + [(2, False)])
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
@@ -795,9 +798,11 @@ def test_a_cocked_die_s_lit_top_as_short_as_a_dim_lamp_leaves_it_is_looked_at(ca
     """Under a dim lamp, the camera 12 degrees off vertical (Blender seed 2026114720, ``tests/data/vision_blender_short_lit_top``,
     frame 2), a 6 leans on a checker, its side face (a 2) in the checker's shade. Only the foreshortened 6 passes the
     white test, a blob 12.0 by 14.0 mm: narrower than a flat die's top, and shorter than the 15.0 mm that
-    ``tipped_min_long`` asked of a foreshortened top's length until session 31, so the die was not found."""
+    ``tipped_min_long`` asked of a foreshortened top's length until session 31, so the die was not found. (Under that
+    setting the network of ``vision.dice_find``, which looks where the rules found no die, now finds it too: the
+    miss is no longer made.)"""
     _fixed(calibrated, "vision_blender_short_lit_top", "frame02.jpg", [(1, False, "outer"), (6, False, "outer")],
-           replace(ReaderConfig(), tipped_min_long=15.0), [(1, False, "outer")])
+           replace(ReaderConfig(), tipped_min_long=15.0), None)
 
 
 @pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes

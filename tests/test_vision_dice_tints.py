@@ -32,19 +32,19 @@ def _dice(reading: dict) -> Counter:
 
 
 @pytest.mark.parametrize(("seed", "frame"), [(7002, 1), (7004, 1)])  # a warm lamp; a dim one
-@pytest.mark.slow  # a known miss (strict xfail): checked in the slow step
-@pytest.mark.xfail(strict=True, reason="issue #45: written against the calibration before session 36's fit to the start checkers' edges; with it, a die on the frame is read in the home half (7002) and a die is misread (7004)")
+@pytest.mark.slow  # seconds each: in the slow step (a known miss since session 36; read again since the dice finder, s38)
 def test_ivory_dice_are_found_and_read(seed: int, frame: int) -> None:
     reader, image, truth = _ivory_frame(seed, frame)
     assert _dice(reader(image).to_json()) == _dice(truth)
 
 
 @pytest.mark.slow  # seconds each (calibration tries more fits since s37): in the slow step, keeping the default suite under 4 minutes
-def test_the_grey_test_alone_misses_an_ivory_die() -> None:
-    # what the tinted look adds: without it one ivory die of the two under the dim lamp is not seen
+def test_the_grey_test_alone_misses_an_ivory_die_the_finder_still_finds() -> None:
+    # without the tinted look the light-blob rules see one ivory die of the two under the dim lamp; the network of
+    # vision.dice_find, which looks where the rules found no die, finds the other
     reader, image, truth = _ivory_frame(7004, 1)
     grey_only = BoardReader(reader.cal, replace(ReaderConfig(), die_max_chroma=0.0))
-    assert sum(_dice(grey_only(image).to_json()).values()) < sum(_dice(truth).values())
+    assert sum(_dice(grey_only(image).to_json()).values()) == sum(_dice(truth).values())
 
 
 def test_ivory_tints_are_yellower_than_white() -> None:

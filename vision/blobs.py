@@ -335,6 +335,46 @@ def die_footprint(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blob
     return replace(blob, grown=footprint)
 
 
+def blob_at(cfg: ReaderConfig, lab: Image, base: NDArray[np.float32], blobs: list[WhiteBlob],
+            centre: tuple[float, float]) -> WhiteBlob | None:
+    """The light blob of a die that :mod:`vision.dice_find` placed near ``centre`` (canonical mm): the nearest
+    die-like one of ``blobs`` within half a die's edge; else the light part there cut halfway between the board's
+    lightness (``base``) and the spot's lightest (blur spreads a die's edge both ways, so halfway is where it
+    lies), grown to the die's footprint. None when nothing light there has a die's shape (a window also sees a
+    die beside its centre, or a copper rim's shine)."""
+    near = [(float(np.hypot(b.centre[0] - centre[0], b.centre[1] - centre[1])), b) for b in blobs if b.die_like(cfg)]
+    near = [t for t in near if t[0] < cfg.geometry.die_edge / 2]
+    if near:
+        return min(near, key=lambda t: t[0])[1]
+    ppm, edge = cfg.px_per_mm, cfg.geometry.die_edge
+    h, w = lab.shape[:2]
+    cx, cy = int(round(centre[0] * ppm)), int(round(centre[1] * ppm))
+    reach = int(round(cfg.max_footprint * ppm))
+    x0, y0, x1, y1 = max(0, cx - reach), max(0, cy - reach), min(w, cx + reach + 1), min(h, cy + reach + 1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    light = lab[y0:y1, x0:x1, 0].astype(np.float32)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    inner = (xx - cx) ** 2 + (yy - cy) ** 2 <= (edge * ppm / 2) ** 2
+    if not inner.any():
+        return None
+    ground = float(np.median(base[y0:y1, x0:x1]))
+    peak = float(np.percentile(light[inner], 95))
+    if peak <= ground:
+        return None
+    mask = (light > (ground + peak) / 2).astype(np.uint8)
+    n, labels = cv2.connectedComponents(mask)
+    on = labels[inner & (mask > 0)]
+    if n < 2 or len(on) == 0:
+        return None
+    part = (labels == np.bincount(on).argmax()).astype(np.uint8)
+    contour = max(cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0], key=cv2.contourArea) + np.array([x0, y0], np.int32)
+    blob = _blob(cfg, lab, contour)
+    if blob is None or not blob.die_like(cfg) or blob.size[1] > cfg.max_footprint:
+        return None  # a copper rim's shine or a checker's inlay beside a die the window also saw: no die's shape here
+    return die_footprint(cfg, lab, base, blob)
+
+
 def _grown(cfg: ReaderConfig, outlines: list[NDArray[np.int32]], shape: tuple[int, ...],
            margins: tuple[float, ...]) -> list[NDArray[np.uint8]]:
     """Masks of the filled outlines (canonical pixels), one grown by each of ``margins`` mm."""

@@ -25,7 +25,7 @@ from vision.board import to_canonical
 from vision.calibration import Calibration, warp_maps
 from vision.config import ReaderConfig
 from vision.cube import find_cube
-from vision.dice_board import FineLook, find_dice
+from vision.dice_board import BoardLook, FineLook, find_dice
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.light import camera_view, normalise_gains
 from vision.occlusion import arm_over_board
@@ -91,7 +91,7 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     same = cfg.detail_px_per_mm == cfg.px_per_mm
     cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail, base)
     fine = None if same else FineLook(cfg.detail(), cal, image, gains, base, detail, detail_bands)
-    return _assemble(points, bar, find_dice(cfg, cal, raw, view, blobs_of_dice, strips, cube, fine, gains), cube)
+    return _assemble(points, bar, find_dice(cfg, cal, BoardLook(canon, lab, base), raw, view, blobs_of_dice, strips, cube, fine, gains), cube)
 
 
 def _assemble(points: list[StackReading], bar: dict[str, StackReading], dice: list[dict[str, Any]], cube: dict[str, Any] | None) -> Reading:
