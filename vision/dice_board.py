@@ -327,6 +327,9 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, look: BoardLook, raw: Image, 
     return [sure_of(d) for d in dice + dice_past_outline(cfg, cal, view, strips, cube, fine, gains)]
 
 
+DICE_IN_PLAY = 2  # a roll is two dice, and each player's opening die is one of two: never more on the board
+
+
 def blurred_dice(cfg: ReaderConfig, cal: Calibration, look: BoardLook, raw: Image, view: Viewpoint, blobs: list[WhiteBlob],
                  cube: dict[str, Any] | None, found: list[dict[str, Any]], fine: FineLook | None = None) -> list[dict[str, Any]]:
     """Dice the light-blob rules missed (``found``: the dice they read): the network of :mod:`vision.dice_find`
@@ -340,6 +343,9 @@ def blurred_dice(cfg: ReaderConfig, cal: Calibration, look: BoardLook, raw: Imag
     sharp dice the rules read (it was fitted on ``vision.render``'s dice only), while it finds blurred dice
     the rules miss."""
     geo = cfg.geometry
+    room = DICE_IN_PLAY - len(found)
+    if room <= 0:
+        return []  # the rules read both dice: a third is no die (and looking costs a read ~4 ms)
     finder = load_finder()
     if finder is None:
         raise VisionError(f"the dice-finding network {FIND_PATH.name} is missing beside vision/dice_find.py: reinstall bgref")
@@ -362,6 +368,8 @@ def blurred_dice(cfg: ReaderConfig, cal: Calibration, look: BoardLook, raw: Imag
         die["found"] = round(p, 3)
         dice.append(die)
         taken.append(tuple(die["xy_mm"]))
+        if len(dice) == room:
+            break
     return dice
 
 
