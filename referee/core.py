@@ -518,8 +518,9 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     last = ref.last_board
     if last is not None and last not in dict(allowed) and _possible(ref, replace(seen, board=last)):
         allowed.append((last, 2))  # the board last seen, if it can still be: nothing moves but under a hand (ranked last)
-    # points vision is unsure of (a stack left unread) count for nothing: there the rules decide
-    near = sorted((_distance(b, seen.board, seen.unsure_points), rank, i) for i, (b, rank) in enumerate(allowed))
+    # points vision is unsure of (a stack left unread) count for nothing: there the rules decide; so do a stack
+    # or two read in the other side's colour, since the reading cannot be as it stands
+    near = sorted((_distance(b, seen.board, seen.unsure_points | _mixed_few(b, seen.board)), rank, i) for i, (b, rank) in enumerate(allowed))
     near = [n for n in near if n[0] <= NEAR]
     if near and (len(near) == 1 or near[0][:2] < near[1][:2]):
         board = allowed[near[0][2]][0]
@@ -534,6 +535,12 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     where = f" at {', '.join(map(str, wrong))}" if wrong else ""
     text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
     return ref, None, _look(g.turn, text, tuple(wrong))
+
+
+def _mixed_few(expected: Board, read: Board) -> frozenset[int]:
+    """The points read in the other side's colour (see :func:`_colours_mixed`), if no more than ``MIXED_MAX``."""
+    mixed = _colours_mixed(expected, read)
+    return mixed if len(mixed) <= MIXED_MAX else frozenset()
 
 
 def _say(
@@ -569,7 +576,25 @@ def _start_within_doubt(seen: Seen) -> Seen:
     wrong = {i + 1 for i, (a, b) in enumerate(zip(start.points, seen.board.points)) if a != b}
     if _fit(start, seen) == "unsure" and len(wrong) <= START_DOUBT:
         return replace(seen, board=start)
+    # a stack read in the other side's colour: the reading cannot be (not 15 a side), the start can
+    if wrong and len(wrong) <= MIXED_MAX and wrong <= _colours_mixed(start, seen.board) and not _fifteen_a_side(seen.board):
+        return replace(seen, board=start, unsure_points=seen.unsure_points | wrong)
     return seen
+
+
+MIXED_MAX = 2  # points whose checkers an impossible reading may show in the other side's colour (a misread stack or two)
+
+
+def _colours_mixed(expected: Board, read: Board) -> frozenset[int]:
+    """Points (dark's numbers) that hold as many checkers as expected, but of the other colour."""
+    return frozenset(i + 1 for i, (a, b) in enumerate(zip(expected.points, read.points)) if a and b == -a)
+
+
+def _fifteen_a_side(board: Board) -> bool:
+    """Whether each side has 15 checkers on the board and the bar (as before any is borne off)."""
+    dark = sum(n for n in board.points if n > 0) + board.bar[0]
+    light = sum(-n for n in board.points if n < 0) + board.bar[1]
+    return dark == light == 15
 
 
 def _opened_unseen(seen: Seen) -> bool:

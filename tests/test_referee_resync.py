@@ -203,3 +203,36 @@ def test_a_die_read_cocked_and_misnumbered_but_played_as_it_lies():
     out = t.see(Board.from_position(BOB_65, 1))  # dice picked up: the turn is over
     assert out.events == (Roll(1, (6, 5)), Move(1, BOB_65))
     assert not [c for c in out.calls if c.kind == "illegal_play"]
+
+
+def _light_back_checkers_read_dark(board):
+    """``board`` as a camera that reads light's two back checkers (dark's point 1, where the start has 2 light)
+    in dark's colour would: 17 dark checkers and 13 light, which no board can hold."""
+    points = list(board.points)
+    assert points[0] == -2  # light's back checkers, by hand: the start and every board of this game have them there
+    points[0] = 2
+    return Board(tuple(points), board.bar)
+
+
+def test_a_stack_read_in_the_other_colour_neither_hides_the_start_nor_stops_the_game():
+    t = Table()
+    start_board = Board.from_position(Position.start(), 0)
+    misread = _light_back_checkers_read_dark(start_board)
+    t.see(misread)
+    assert t.ref.stage is Stage.PLAYING  # the start, with its one point in doubt
+    t.see(misread, die(5, DARK), die(2, LIGHT))
+    t.see(_light_back_checkers_read_dark(AFTER_OPENING), die(5, DARK), die(2, LIGHT))
+    out = t.see(_light_back_checkers_read_dark(AFTER_OPENING))
+    assert out.events[-1] == Move(0, OPENED) and not [c for c in out.calls if c.kind != "please_look"]
+    assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 1
+
+
+def test_a_board_read_with_a_stack_in_the_other_colour_but_fifteen_a_side_is_not_the_start():
+    # dark's 2 on point 24 and light's 2 on point 1 both read the other way round: 15 a side, a board that can be
+    # (someone set up the back checkers the wrong way round), so not the start: nothing begins
+    t = Table()
+    points = list(Board.from_position(Position.start(), 0).points)
+    assert points[0] == -2 and points[23] == 2
+    points[0], points[23] = 2, -2
+    t.see(Board(tuple(points), (0, 0)))
+    assert t.ref.stage is not Stage.PLAYING
