@@ -457,11 +457,14 @@ def _possible(ref: Referee, seen: Seen) -> bool:
 def _allowed_boards(ref: Referee) -> list[tuple[Board, int]]:
     """The boards the rules allow now, each with a rank (0 first: what asks for nothing unseen): after a roll,
     its legal plays (0); before one, the checkers as they stand (0) and the plays of any roll (1: a roll not
-    seen); an illegal play or a swapped first play waiting, that play (0)."""
+    seen; before the opening roll, the opening plays of either player); an illegal play or a swapped first play
+    waiting, that play (0)."""
     g = ref.game
     unseen = g.dice is None
     rolls = [g.dice] if g.dice is not None else list(ROLLS) if g.phase is Phase.ROLL else []
     plays = [(Board.from_position(p.after, g.turn), int(unseen)) for r in rolls for p in legal_plays(g.position, r)]
+    if g.phase is Phase.OPENING:
+        plays = [(board, 1) for board in _opening_boards()]  # the opening roll not seen: its play may be made
     # after a roll with a play to make, the checkers as they stood are no longer what the rules allow
     standing = [] if g.dice is not None and plays else [(Board.from_position(g.position, _viewer(g)), 0)]
     boards = standing + plays
@@ -566,20 +569,38 @@ def _is_start(board: Board) -> bool:
         return False
 
 
-START_DOUBT = 3  # at most this many points read unsure may differ from the start position and still count as it
+START_DOUBT = 3  # at most this many points may differ from the start position (each in doubt) and still count as it
+
+
+def _in_doubt(expected: Board, seen: Seen) -> frozenset[int] | None:
+    """The points where a reading differs from ``expected`` if each is in doubt, else None.  A point is in doubt
+    where vision says it is unsure of it (a stack left unread, a count read with low confidence), or where it
+    shows as many checkers as expected but of the other colour (at most ``MIXED_MAX``) while the reading, with
+    those colours as read, cannot be (not 15 a side): a misread, not a real board.  At most ``START_DOUBT``
+    points in all; the bar must match.  Used only where the rules say what the board is (the start position,
+    an opening play from it)."""
+    if expected.bar != seen.board.bar:
+        return None
+    wrong = frozenset(i + 1 for i, (a, b) in enumerate(zip(expected.points, seen.board.points)) if a != b)
+    mixed = (wrong - seen.unsure_points) & _colours_mixed(expected, seen.board)
+    if len(wrong) > START_DOUBT or wrong - seen.unsure_points - mixed or len(mixed) > MIXED_MAX:
+        return None
+    if mixed:
+        as_read = tuple(-n if i + 1 in mixed else n for i, n in enumerate(expected.points))
+        if _fifteen_a_side(Board(as_read, expected.bar)):
+            return None  # the colours as read make a real board (back checkers swapped): a setup, not a misread
+    return wrong
 
 
 def _start_within_doubt(seen: Seen) -> Seen:
-    """Waiting for a game, a reading that is the start position on every point vision is sure of is the start:
-    a stack vision reads short, and says it is unsure of, must not keep the game from ever beginning."""
+    """Waiting for a game, a reading that is the start position but on points in doubt (see :func:`_in_doubt`)
+    is the start, with those points unsure: a stack vision reads short and says it is unsure of, or reads in
+    the other side's colour, must not keep the game from ever beginning (a club referee knows the start)."""
     start = Board.from_position(Position.start(), DARK)
-    wrong = {i + 1 for i, (a, b) in enumerate(zip(start.points, seen.board.points)) if a != b}
-    if _fit(start, seen) == "unsure" and len(wrong) <= START_DOUBT:
-        return replace(seen, board=start)
-    # a stack read in the other side's colour: the reading cannot be (not 15 a side), the start can
-    if wrong and len(wrong) <= MIXED_MAX and wrong <= _colours_mixed(start, seen.board) and not _fifteen_a_side(seen.board):
-        return replace(seen, board=start, unsure_points=seen.unsure_points | wrong)
-    return seen
+    doubt = _in_doubt(start, seen)
+    if doubt is None:
+        return seen
+    return replace(seen, board=start, unsure_points=seen.unsure_points | doubt)
 
 
 MIXED_MAX = 2  # points whose checkers an impossible reading may show in the other side's colour (a misread stack or two)
@@ -597,12 +618,31 @@ def _fifteen_a_side(board: Board) -> bool:
     return dark == light == 15
 
 
-def _opened_unseen(seen: Seen) -> bool:
+@functools.lru_cache(maxsize=1)
+def _opening_boards() -> tuple[Board, ...]:
+    """Every board one opening play (of any opening roll, by either player) leaves."""
+    boards: dict[Board, None] = {}
+    for high in range(2, 7):
+        for low in range(1, high):
+            for play in legal_plays(Position.start(), (high, low)):
+                for player in (0, 1):
+                    boards[Board.from_position(play.after, player)] = None
+    return tuple(boards)
+
+
+def _opened_unseen(seen: Seen) -> Seen | None:
     """The board stands one opening play (of some roll, by either player) from the start position, with no
-    more than a few points read unsure (else too little is known to say a game began)."""
+    more than a few points in doubt (else too little is known to say a game began): the reading, its board
+    the opening play's where only points in doubt differ and only one play fits so; None if none fits."""
     if len(seen.unsure_points) > START_DOUBT:
-        return False
-    return bool(_opening_fits([(d0, d1) for d0 in range(1, 7) for d1 in range(1, 7) if d0 != d1], seen))
+        return None
+    if _opening_fits([(d0, d1) for d0 in range(1, 7) for d1 in range(1, 7) if d0 != d1], seen):
+        return seen
+    fits = {b: d for b in _opening_boards() if (d := _in_doubt(b, seen)) is not None}
+    if len(fits) != 1:
+        return None
+    ((board, doubt),) = fits.items()
+    return replace(seen, board=board, unsure_points=seen.unsure_points | doubt)
 
 
 def _opening_fits(pairs: Iterable[tuple[int, int]], seen: Seen) -> list[tuple[int, int]]:
@@ -639,21 +679,31 @@ def _checkers(n: int) -> str:
 
 
 def _setup(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
+    read = seen.board
     seen = _start_within_doubt(seen)
     if not _is_start(seen.board):
-        if not _opened_unseen(seen):
+        opened = _opened_unseen(seen)
+        if opened is None:
             return _not_the_start(ref, seen)
         # the start was never seen whole (a hand over it, a stack misread) and the opening play is made:
         # the game is on, and its opening roll is taken as for any opening the camera missed
         ref = replace(ref, stage=Stage.PLAYING, plays=0, setup_since=None, setup_reads=0)
-        ref, more = _playing(ref, seen)
-        return ref, _merge(_say(Note("the start position was not seen whole, but the opening play was: the game is followed")), more)
+        ref, more = _playing(ref, opened)
+        note = "the start position was not seen whole, but the opening play was: the game is followed" + _taken_as(read, opened.board)
+        return ref, _merge(_say(Note(note)), more)
     ref = replace(ref, stage=Stage.PLAYING, plays=0, setup_since=None, setup_reads=0)
-    out = _say(Note("start position seen: each player rolls one die for the opening roll"), signals=[_cube_signal(ref)])
+    note = "start position seen: each player rolls one die for the opening roll" + _taken_as(read, seen.board)
+    out = _say(Note(note), signals=[_cube_signal(ref)])
     if seen.dice:
         ref, more = _playing(ref, seen)
         return ref, _merge(out, more)
     return ref, out
+
+
+def _taken_as(read: Board, taken: Board) -> str:
+    """The doubt logged when a board the rules give is taken for a reading that differs from it on points in doubt."""
+    where = [f"point {i + 1}: {_checkers(a)} read, taken as {_checkers(b)}" for i, (a, b) in enumerate(zip(read.points, taken.points)) if a != b]
+    return f" (vision in doubt, {'; '.join(where)})" if where else ""
 
 
 def _over(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:

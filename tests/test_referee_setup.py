@@ -77,3 +77,91 @@ def test_two_places_hidden_are_a_hand_and_the_referee_waits() -> None:
     two = Seen(board=board(short), dice=(), cube_value=1, cube_position="centre", occluded=("point:19", "point:20"))
     ref, out = observe(start(SETTINGS), two)
     assert ref.stage is Stage.SETUP and not out.notes
+
+
+# --- points in doubt together: a colour misread beside a stack left unread (dev footage, seed 2000) ---------------
+# On independent footage (camera turned 180 degrees, dark far) vision read light's two on dark's 1 as dark's on
+# every frame, and left light's five on dark's 12 unread on the first: each doubt alone was forgiven, the two
+# together were not, and once the opening play was made from the start so read it was set aside for good.
+
+
+def test_a_colour_misread_and_a_stack_left_unread_together_are_still_the_start() -> None:
+    """Light's two on dark's 1 read as two dark (the reading then has 17 dark, not 15), light's five on dark's 12
+    read as none with vision unsure of it: every other point is the start, so the start is seen, and the note
+    says which points were taken on doubt."""
+    odd = (2,) + START[1:11] + (0,) + START[12:]
+    ref, out = observe(start(SETTINGS), seen(odd, unsure=frozenset({12})))
+    assert ref.stage is Stage.PLAYING
+    text = " ".join(n.text for n in out.notes)
+    assert "start position seen" in text and "point 1: 2 dark read, taken as 2 light" in text and "point 12" in text
+
+
+def test_the_opening_play_from_a_start_read_with_a_colour_misread_is_followed() -> None:
+    """The start seen with light's two on dark's 1 read as dark's.  Bob (light) then opens 4-1 with 24/23 13/9:
+    in dark's numbers one light checker goes from 1 to 2 and one from 12 to 16.  Vision still reads the checker
+    left on dark's 1 as dark's, and no die was read.  Only 4-1 makes that play from the start: Ann's die 1,
+    Bob's die 4 (the higher, so Bob moved), and Ann is to roll next."""
+    misread_start = (2,) + START[1:]
+    ref, _ = observe(start(SETTINGS), seen(misread_start))
+    assert ref.stage is Stage.PLAYING
+    after = (1, -1) + START[2:11] + (-4, 5, 0, 0, -1) + START[16:]
+    ref, out = observe(ref, seen(after))
+    assert [e for e in out.events if isinstance(e, OpeningRoll)] == [OpeningRoll((1, 4))]
+    assert ref.game.turn == 0 and ref.plays == 1
+
+
+def test_the_opening_play_seen_first_with_a_colour_misread_is_followed() -> None:
+    """The camera first sees the board after Bob's opening 24/23 13/9, and reads the checker left on dark's 1 as
+    dark's: one opening play from the start but for a point in the other colour (the reading has 16 dark, so it
+    cannot be as read).  The game is followed from that play."""
+    after = (1, -1) + START[2:11] + (-4, 5, 0, 0, -1) + START[16:]
+    ref, out = observe(start(SETTINGS), seen(after))
+    assert ref.stage is Stage.PLAYING
+    assert [e for e in out.events if isinstance(e, OpeningRoll)] == [OpeningRoll((1, 4))]
+
+
+# --- a setup that is truly wrong is refused, and the points named --------------------------------------------
+
+
+def _waited(points: tuple[int, ...], unsure: frozenset[int] = frozenset()) -> tuple[object, list[str]]:
+    """The referee after the same reading, settled, six times over 25 seconds: the stage and the looks asked."""
+    ref, looks = start(SETTINGS), []
+    for i in range(6):
+        ref, out = observe(ref, Seen(board=board(points), cube_value=1, cube_position="centre", unsure_points=unsure, t=5.0 * i))
+        looks += [c.reasons[0] for c in out.calls if c.kind == "please_look"]
+    return ref.stage, looks
+
+
+def test_a_checker_missing_on_the_eight_point_is_refused_and_named() -> None:
+    """Dark's 8-point holds two, not three (the third left in the box), vision sure of it: no start.  The
+    players are asked, once, to look at point 8."""
+    short = START[:7] + (2,) + START[8:]
+    stage, looks = _waited(short)
+    assert stage is Stage.SETUP
+    assert len(looks) == 1 and "point 8: 2 dark read, the start has 3 dark" in looks[0]
+
+
+def test_a_stack_on_the_wrong_point_is_refused_and_named() -> None:
+    """Dark's five set on the 7-point instead of the 6-point: no start, points 6 and 7 named."""
+    wrong = START[:5] + (0, 5) + START[7:]
+    stage, looks = _waited(wrong)
+    assert stage is Stage.SETUP
+    assert len(looks) == 1 and "point 6: none read" in looks[0] and "point 7: 5 dark read" in looks[0]
+
+
+def test_a_missing_checker_is_not_excused_by_a_colour_misread_elsewhere() -> None:
+    """Light's two on dark's 1 read as dark's (a misread vision is forgiven) and dark's 8-point holds two (sure):
+    the missing checker is real, so the start is refused and point 8 named."""
+    odd = (2,) + START[1:7] + (2,) + START[8:]
+    stage, looks = _waited(odd)
+    assert stage is Stage.SETUP
+    assert len(looks) == 1 and "point 8: 2 dark read" in looks[0]
+
+
+def test_back_checkers_swapped_are_a_real_setup_not_a_misread() -> None:
+    """Dark's 1 shows two dark and dark's 24 two light: each player's back checkers on the other's side.  That is
+    15 a side as read, a board the players could really have set up: refused, both points named."""
+    swapped = (2,) + START[1:23] + (-2,)
+    stage, looks = _waited(swapped)
+    assert stage is Stage.SETUP
+    assert len(looks) == 1 and "point 1: 2 dark read" in looks[0] and "point 24: 2 light read" in looks[0]
