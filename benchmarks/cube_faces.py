@@ -381,7 +381,8 @@ def _motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
 
 
 def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_side: int | None = None,
-              span_edges: float = SPAN, seen: dict[str, float] | None = None, wide: bool = False) -> np.ndarray:
+              span_edges: float = SPAN, seen: dict[str, float] | None = None, wide: bool = False,
+              moved: bool = False) -> np.ndarray:
     """One BGR uint8 crop ``span_edges`` face edges across: label 1..6 is ``FACES[label - 1]`` on a cube's
     face; 0 is no cube face.
 
@@ -390,7 +391,10 @@ def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_sid
     JPEG-compressed at the camera's resolution; the crop is then cut from the camera's image, as the
     reader cuts it from the rectified frame: about the face's centre, turned near its outline, resampled
     to ``out_side`` pixels (the reader's resolution, often finer than the camera's). ``seen``, if given,
-    gets the camera's pixels per cube edge (``px``) and its defocus and motion blur in camera pixels."""
+    gets the camera's pixels per cube edge (``px``) and its defocus and motion blur in camera pixels. ``moved``: always a
+    streak of motion blur, a tenth to two fifths of the face's edge long whatever the camera's resolution (a camera on
+    a shaken table or arm, a hand bumping the board during the exposure), where the usual draw moves a third of the
+    crops by 1.5-6 camera pixels: a near cube is streaked across as much of its numeral as a far one."""
     H = 80  # face edge at the drawing's resolution
     C = int(H * max(2.4, 1.45 * span_edges))
     img = _light(rng, _face_drawing(rng, label, families, C, H, wide), wide)
@@ -412,8 +416,8 @@ def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_sid
     if rng.random() < 0.65:  # defocus, up to a soft focus that blurs a numeral's strokes into one another
         seen["defocus"] = rng.uniform(0.3, min(2.5 if wide else 2.0, 0.5 + 0.1 * px))
         shot = cv2.GaussianBlur(shot, (0, 0), seen["defocus"])
-    if rng.random() < 0.35:
-        seen["motion"] = rng.uniform(1.5, 6)
+    if moved or rng.random() < 0.35:  # the camera or the board moved while the shutter was open
+        seen["motion"] = rng.uniform(0.1, 0.4) * px if moved else rng.uniform(1.5, 6)
         shot = cv2.filter2D(shot, -1, _motion_kernel(rng, seen["motion"]))  # motion
     shot = np.clip(shot + rng.normal(0, rng.uniform(0, 8), shot.shape), 0, 255).astype(np.uint8)
     if rng.random() < 0.8:

@@ -7,7 +7,9 @@ The first line, as it stands, trains the shipped network. To compare training va
 ``--wide``, targets as sure as the face is legible ``--legible``, epochs), add ``--dev-split``: the dev typefaces
 (``cube_faces.CUBE_DEV``) are then kept out of training and choose the epoch kept, so that the held-out families
 never choose anything; ``--cache FILE`` keeps the draws for the next variant (``--plain-only`` trains on the
-crops of the same draws drawn without the widened variety).
+crops of the same draws drawn without the widened variety). ``--moved SHARE`` streaks that share of the crops by motion
+blur a tenth to two fifths of the face's edge; ``--start vision/cube_cnn.onnx --lr 1e-3`` trains on from the shipped
+network for a short run (four such runs read no more dev cubes than it: docs/dice-and-cube.md).
 
 Needs the ``train`` extra (torch, onnx, Pillow). The crops are drawn by ``benchmarks/cube_faces.py``
 with the system's typefaces (``fc-list``; Debian packages fonts-dejavu, fonts-liberation,
@@ -49,15 +51,16 @@ def legibility(px: float, defocus: float, motion: float) -> float:
     return float(np.clip((px / blur - 6.0) / 6.0, 0.0, 1.0))
 
 
-def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    seed, start, n, families, negatives, wide = args
+def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    seed, start, n, families, negatives, wide, moved = args
     rng = np.random.default_rng([seed, start])
     xs, ys, ws, ls = [], [], [], []
     for _ in range(n):
         label = 0 if negatives else int(rng.integers(7))
         w = bool(rng.random() < wide)
+        b = bool(moved) and bool(rng.random() < moved)  # no draw when none is asked: the plain sets stay as they were
         seen: dict[str, float] = {}
-        xs.append(cube_input(cube_faces.draw_crop(rng, label, list(families), seen=seen, wide=w)))
+        xs.append(cube_input(cube_faces.draw_crop(rng, label, list(families), seen=seen, wide=w, moved=b)))
         ys.append(label)
         ws.append(w)
         ls.append(legibility(seen["px"], seen["defocus"], seen["motion"]))
@@ -65,11 +68,13 @@ def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float]) -> tuple[np
 
 
 def draw_set(seed: int, n: int, families: list[str], workers: int = 2, negatives: bool = False,
-             wide: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+             wide: float = 0.0, moved: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``n`` crops of ``families``, labels drawn evenly (or all 'no cube face' with ``negatives``), whether each was
     drawn with ``cube_faces.draw_crop``'s widened variety (restyled numerals, cloths, deep shadows, dim light, lens
-    bend; a share ``wide`` of them), and each one's :func:`legibility`."""
-    chunks = [(seed, s, min(500, n - s), tuple(families), negatives, wide) for s in range(0, n, 500)]
+    bend; a share ``wide`` of them; a share ``moved`` streaked by motion blur a tenth to two fifths of the
+    face's edge long), and each one's
+    :func:`legibility`."""
+    chunks = [(seed, s, min(500, n - s), tuple(families), negatives, wide, moved) for s in range(0, n, 500)]
     with Pool(workers) as pool:
         parts = pool.map(_chunk, chunks)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))  # type: ignore[return-value]
@@ -96,26 +101,73 @@ def build_model():
                          nn.Dropout(0.3), nn.Linear(96, 7))
 
 
+def from_onnx(path: Path):
+    """:func:`build_model` holding the weights of an exported network (``path``), to train on from there. The export
+    folded each batch norm into its convolution: the norms are set to do nothing and stay so (:func:`_freeze_norms`)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = build_model()
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in onnx.load(str(path)).graph.initializer}
+    convs = [m for m in model if isinstance(m, torch.nn.Conv2d)]
+    folded = [v for k, v in weights.items() if k.startswith("onnx::Conv")]  # weight, bias of each convolution, in order
+    if len(folded) != 2 * len(convs):
+        raise SystemExit(f"{path}: not a network of this shape ({len(folded) // 2} convolutions, {len(convs)} expected)")
+    with torch.no_grad():
+        for conv, w, b in zip(convs, folded[::2], folded[1::2]):
+            conv.weight.copy_(w)
+            conv.bias.copy_(b)
+        for m in model:
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.zero_()
+                m.running_var.fill_(1.0 - m.eps)
+                m.weight.fill_(1.0)
+                m.bias.zero_()
+        for k, v in weights.items():
+            if not k.startswith("onnx::"):
+                i, name = k.split(".")
+                getattr(model[int(i)], name).copy_(v)
+    model.frozen_norms = True
+    return model
+
+
+def _freeze_norms(model) -> None:
+    """A network taken from an export (:func:`from_onnx`) keeps its norms as they are (no batch statistics)."""
+    import torch
+
+    if getattr(model, "frozen_norms", False):
+        for m in model:
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.eval()
+                m.weight.requires_grad_(False)
+                m.bias.requires_grad_(False)
+
+
 def train(seed: int, x: np.ndarray, t: np.ndarray, xv: np.ndarray, yv: np.ndarray, dev: tuple[np.ndarray, np.ndarray] | None,
-          epochs: int):
+          epochs: int, start: Path | None = None, lr: float = 3e-3):
     """The network trained towards targets ``t`` (:func:`targets`), after its last epoch or, given ``dev`` (crops of
     the dev typefaces: never trained on, none of them held out), after the epoch that read those best; ``xv``, ``yv``
-    (the training typefaces, other draws) are printed alongside."""
+    (the training typefaces, other draws) are printed alongside; ``start``: trained on from that exported network
+    (at a lower ``lr``: a few epochs that widen what it reads rather than a network learnt anew)."""
     import copy
 
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "2")))
-    model = build_model()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    model = from_onnx(start) if start else build_model()
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad or not start], lr=lr, weight_decay=1e-4)
     steps = epochs * (len(x) // 128)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     gen = np.random.default_rng(seed)
     xt, yt = torch.from_numpy(x[:, None]), torch.from_numpy(t)
-    best, kept = -1.0, model.state_dict()
+    best, kept = (accuracy(model, *dev), copy.deepcopy(model.state_dict())) if dev is not None and start else (-1.0, model.state_dict())
+    if start and dev is not None:
+        print(f"  before: dev typefaces {100 * best:.2f}%", flush=True)
     for epoch in range(epochs):
         model.train()
+        _freeze_norms(model)
         order = gen.permutation(len(x))
         t0, loss_sum = time.time(), 0.0
         for b in range(len(x) // 128):
@@ -194,6 +246,12 @@ def main() -> int:
                     "(of the same draws: compares the mix with the plain faces alone)")
     ap.add_argument("--legible", action="store_true", help="train each cube face towards its value as surely as it is "
                     "legible (train_cube.legibility), the rest spread over the six faces, rather than towards its value alone")
+    ap.add_argument("--moved", type=float, default=0.0, help="share of crops (training and negatives) streaked by motion "
+                    "blur a tenth to two fifths of the face's edge long (cube_faces.draw_crop's moved)")
+    ap.add_argument("--start", type=Path, help="train on from this exported network (e.g. vision/cube_cnn.onnx) rather than anew")
+    ap.add_argument("--lr", type=float, default=3e-3, help="the learning rate's peak (lower, e.g. 1e-3, with --start)")
+    ap.add_argument("--legible-above", type=float, help="train each cube face towards its value alone when it is at least this "
+                    "legible (train_cube.legibility), towards 'a cube, value unknown' below (with --legible: graded instead)")
     ap.add_argument("--judge", type=Path, help="only judge this model on the held-out typefaces")
     ap.add_argument("--held-out", action="store_true", help="after training, read the held-out typefaces (once, at the end)")
     ap.add_argument("--cache", type=Path, help="keep the drawn crops in this .npz")
@@ -210,9 +268,9 @@ def main() -> int:
         data = np.load(args.cache)
         x, y, w, lg, xv, yv, xd, yd = (data[k] for k in ("x", "y", "w", "lg", "xv", "yv", "xd", "yd"))
     else:
-        x, y, w, lg = draw_set(args.seed, args.train, fams, wide=args.wide)
+        x, y, w, lg = draw_set(args.seed, args.train, fams, wide=args.wide, moved=args.moved)
         if args.negatives:
-            xn, yn, wn, ln = draw_set(args.seed + 2000, args.negatives, fams, negatives=True, wide=args.wide)
+            xn, yn, wn, ln = draw_set(args.seed + 2000, args.negatives, fams, negatives=True, wide=args.wide, moved=args.moved)
             x, y, w, lg = (np.concatenate(pair) for pair in ((x, xn), (y, yn), (w, wn), (lg, ln)))
         xv, yv, _, _ = draw_set(args.seed + 1000, args.val, fams)
         xd, yd = draw_set(args.seed + 3000, args.dev, dev_fams)[:2] if dev_fams else (np.zeros((0, INPUT_SIDE, INPUT_SIDE), np.float32), np.zeros(0, np.int64))
@@ -220,11 +278,11 @@ def main() -> int:
             np.savez_compressed(args.cache, x=x, y=y, w=w, lg=lg, xv=xv, yv=yv, xd=xd, yd=yd)
     if args.plain_only:
         x, y, lg = x[~w], y[~w], lg[~w]
-    t = targets(y, lg if args.legible else None)
+    t = targets(y, (lg >= args.legible_above).astype(np.float32) if args.legible_above is not None else lg if args.legible else None)
     print(f"drew {len(x)} training crops ({int(w.sum()) if not args.plain_only else 0} widened) + {len(xv)} + {len(xd)} "
           f"in {time.time() - t0:.0f} s", flush=True)
     print(f"cube faces legible (>= 0.5): {100 * float((lg[y > 0] >= 0.5).mean()):.1f}%", flush=True)
-    model = train(args.seed, x, t, xv, yv, (xd, yd) if len(xd) else None, args.epochs)
+    model = train(args.seed, x, t, xv, yv, (xd, yd) if len(xd) else None, args.epochs, args.start, args.lr)
     export(model, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
     if args.held_out:
