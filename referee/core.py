@@ -400,7 +400,7 @@ def _kept_track(old: Referee, new: Referee, seen: Seen, out: Outcome) -> tuple[R
     same_turn = new.plays == old.plays and new.match.games_played == old.match.games_played and new.stage not in (Stage.SETUP, Stage.OVER)
     rolls, made = (new.rolls_seen, new.stop_calls) if same_turn else ((), ())
     dice_seen = new.dice_seen if same_turn else ()
-    if new.stage in (Stage.PLAYING, Stage.ILLEGAL):
+    if new.stage in (Stage.PLAYING, Stage.ILLEGAL) and not new.dice_on_board:  # (dice of a roll recorded tell nothing missed)
         for player in (0, 1):
             dice = _readable(seen.dice, new.settings.right_half(player))
             dice_seen = tuple(dict.fromkeys(dice_seen + tuple((player, d.value) for d in dice if d.value is not None)))[-12:]
