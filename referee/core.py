@@ -404,8 +404,8 @@ def _kept_track(old: Referee, new: Referee, seen: Seen, out: Outcome) -> tuple[R
         for player in (0, 1):
             dice = _readable(seen.dice, new.settings.right_half(player))
             dice_seen = tuple(dict.fromkeys(dice_seen + tuple((player, d.value) for d in dice if d.value is not None)))[-12:]
-            if len(dice) == 2 and len(seen.dice) == 2 and dice[0].value is not None and dice[1].value is not None:
-                roll = (max(dice[0].value, dice[1].value), min(dice[0].value, dice[1].value))
+            roll = _roll_of(dice)
+            if roll is not None and len(seen.dice) == 2:
                 rolls = tuple(dict.fromkeys(rolls + ((player, roll),)))[-8:]
     calls: list[Call] = []
     for call in out.calls:
@@ -1117,8 +1117,7 @@ def _resync(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
     if seen.dice and not owners:
         return None  # dice in both halves, or off the board: nothing to tell whose roll they are
     last_dice, down = None, None
-    read = _readable(seen.dice, ref.settings.right_half(owners[0])) if owners else ()
-    roll_read = (max(read[0].value, read[1].value), min(read[0].value, read[1].value)) if len(read) == 2 and None not in (read[0].value, read[1].value) else None  # type: ignore[type-var]
+    roll_read = _roll_of(_readable(seen.dice, ref.settings.right_half(owners[0]))) if owners else None
     if owners and owners[0] != player:  # the opponent's dice still down: their play may not be finished
         if roll_read is None:
             return None
@@ -1134,10 +1133,19 @@ def _resync(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
     return _adopt(ref, seen, decision.adopt, list(decision.alike))
 
 
+def _roll_of(dice: tuple[SeenDie, ...]) -> tuple[int, int] | None:
+    """The roll two dice read show (higher die first), if both are read."""
+    values = [d.value for d in dice if d.value is not None]
+    return (max(values), min(values)) if len(dice) == 2 and len(values) == 2 else None
+
+
 def _said(ref: Referee, steps: tuple[Step, ...]) -> str:
-    names = ref.settings.players
-    return ", ".join(f"{names[s.player]} {s.dice[0]}-{s.dice[1]}" + (" (no play)" if s.after == (ref.game.position if i == 0 else steps[i - 1].after.swap()) else "")
-                     for i, s in enumerate(steps))
+    """The plays of ``steps`` in words: who, with which roll (a roll with no play said so)."""
+    names, before, said = ref.settings.players, ref.game.position, []
+    for s in steps:
+        said.append(f"{names[s.player]} {s.dice[0]}-{s.dice[1]}" + (" (no play)" if s.after == before else ""))
+        before = s.after.swap()
+    return ", ".join(said)
 
 
 def _resync_open(ref: Referee, decision: Decision) -> tuple[Referee, Outcome]:
@@ -1180,7 +1188,8 @@ def _adopt(ref: Referee, seen: Seen, steps: tuple[Step, ...], others: list[tuple
     if others:
         alike = "; ".join(_said(ref, o) for o in others[:4])
         reasons.append(f"the board fits {alike} as well: correct the record if it was another")
-    out = _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("resync", ref.game.turn, tuple(reasons))])
+    # the players see the other rolls too: a roll the record holds that they know is wrong is mended now or never
+    out = _say(Note(": ".join(reasons), "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("resync", ref.game.turn, tuple(reasons))])
     ref = replace(ref, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None, cocked_seen=(), called_dice=(),
                   dice_on_board=False)
     for step in steps:
