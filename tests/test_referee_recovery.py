@@ -326,7 +326,7 @@ def test_every_roll_of_the_recording_with_a_die_hidden(demo):
             else:
                 other.add(roll)
     assert rolls > 100
-    assert whole >= 0.85 * 2 * rolls, (whole, asked, other)  # 214 of 232 whole, 13 asked, 2 illegal plays taken as legal
+    assert whole >= 0.85 * 2 * rolls, (whole, asked, other)  # 214 of 232 whole, 15 asked, 3 (2 illegal plays) taken as legal
     # roll 7: Bob's wrong die (2-1 played as 4-2, the 1 hidden); roll 11: Ann's one die played of 4-3 (as 4-1, the 3 hidden);
     # (roll 52, Bob's 2-2 on the bar with a die hidden on every reading, no legal play, is no longer a miss: the resync
     # records his turn with no play, Ann's 6-2 and Bob's 4-1 as made; only the roll of the dance is open, 6-2 or 2-2

@@ -338,3 +338,13 @@ def test_plays_that_differ_are_not_guessed_between():
     d = (Step(1, (6, 5), BOB_65), Step(0, (1, 1), ANN_31))
     decision = decide([d, a])
     assert decision.adopt == a and decision.alike == (d,)
+
+
+def test_one_play_by_the_other_player_is_not_a_turn_passed_when_the_roller_had_a_play():
+    # Bob is to roll, off the bar: every roll he could have rolled has a play, so his turn cannot have passed
+    # unseen.  Ann's checkers moving (8/5 6/5) is hers out of turn, or a misreading: nothing is recorded
+    t = bob_to_roll()
+    ann = played(OPENED, (8, 5), (6, 5))
+    out = t.see(Board.from_position(ann, 0))
+    assert not out.events and not [c for c in out.calls if c.kind == "resync"]
+    assert t.ref.game.turn == 1 and t.ref.game.phase is Phase.ROLL
