@@ -53,7 +53,7 @@ from engine.plays import Play, legal_plays
 from engine.position import Position, PositionError
 from firmware_bridge.signals import SignalKind
 
-from .resync import ROLLS, Step, missed_plays
+from .resync import ROLLS, Decision, Step, decide, missed_plays, moved_beyond_hits
 from .rolls import dice_out_of_place, hand_side
 from .seating import HALVES, Seating
 from .trust import TRUST
@@ -284,6 +284,7 @@ class Referee:
     called_dice: tuple[SeenDie, ...] = ()  # dice lying where a roll was called (wrong half, out of turn, a look): not called again
     last_board: Board | None = None  # the checkers of the last clear reading, as the referee took them
     rolls_seen: tuple[tuple[int, tuple[int, int]], ...] = ()  # (player, roll) read whole in a player's half since the last play
+    dice_seen: tuple[tuple[int, int], ...] = ()  # (player, die) read in a player's half since the last play (one die is evidence too)
     stop_calls: tuple[str, ...] = ()  # the calls that stop play made since the last play (repeated, the referee may be lost)
     setup_since: float | None = None  # waiting for the start: when the board was first seen not to be it
     setup_reads: int = 0  # ...and the readings since that were not it (-1: a look was asked)
@@ -398,11 +399,13 @@ def _kept_track(old: Referee, new: Referee, seen: Seen, out: Outcome) -> tuple[R
     or they ignore it; once it asks for a look instead, then it keeps quiet until a play is recorded."""
     same_turn = new.plays == old.plays and new.match.games_played == old.match.games_played and new.stage not in (Stage.SETUP, Stage.OVER)
     rolls, made = (new.rolls_seen, new.stop_calls) if same_turn else ((), ())
-    if new.stage in (Stage.PLAYING, Stage.ILLEGAL):
+    dice_seen = new.dice_seen if same_turn else ()
+    if new.stage in (Stage.PLAYING, Stage.ILLEGAL) and not new.dice_on_board:  # (dice of a roll recorded tell nothing missed)
         for player in (0, 1):
             dice = _readable(seen.dice, new.settings.right_half(player))
-            if len(dice) == 2 and len(seen.dice) == 2 and dice[0].value is not None and dice[1].value is not None:
-                roll = (max(dice[0].value, dice[1].value), min(dice[0].value, dice[1].value))
+            dice_seen = tuple(dict.fromkeys(dice_seen + tuple((player, d.value) for d in dice if d.value is not None)))[-12:]
+            roll = _roll_of(dice)
+            if roll is not None and len(seen.dice) == 2:
                 rolls = tuple(dict.fromkeys(rolls + ((player, roll),)))[-8:]
     calls: list[Call] = []
     for call in out.calls:
@@ -416,7 +419,7 @@ def _kept_track(old: Referee, new: Referee, seen: Seen, out: Outcome) -> tuple[R
             calls.append(Call("please_look", call.player, (text,) + call.reasons))
     if tuple(calls) != out.calls:
         out = replace(out, calls=tuple(calls))
-    return replace(new, rolls_seen=rolls, stop_calls=made), out
+    return replace(new, rolls_seen=rolls, dice_seen=dice_seen, stop_calls=made), out
 
 
 # --- what can physically have happened ---------------------------------------------------
@@ -1090,7 +1093,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     """
     player = ref.game.turn
     names = ref.settings.players
-    went_on = _play_went_on(ref, seen) or _unseen_play_then_other_moved(ref, seen) or _resync(ref, seen)
+    went_on = _play_went_on(ref, seen) or _unseen_play_then_other_moved(ref, seen) or _resync(ref, seen) or _lost(ref, seen)
     if went_on is not None:
         return went_on
     if ref.moved_early:
@@ -1145,12 +1148,14 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
 
 def _resync(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
     """The referee waits for the roll of the player on turn, but the checkers stand where no play of theirs leaves
-    them: a roll was missed (a die unread or read cocked, the dice picked up under a hand), the player moved, and
-    the opponent rolled and moved too.  When legal plays explain the board (the roller's then the opponent's), the
-    referee adopts the game they lead to, records those plays with their rolls taken from the plays (marked as
-    inferred) and journals a ``resync`` call naming them; the next roll, if its dice are down, is then followed as
-    usual.  Of several explanations, the one whose rolls were read, then the likeliest, is taken, and the call
-    names the others.  Nothing is invented: no explanation, nothing is adopted."""
+    them: a roll was missed (a die unread or read cocked, the dice picked up under a hand, a roll with no legal
+    play picked up unseen), the player moved, and the opponent rolled and moved too.  When legal plays explain
+    the board (the roller's then the opponent's), the referee adopts the game they lead to, records those plays
+    with their rolls taken from the plays (marked as inferred) and journals a ``resync`` call naming them; the
+    next roll, if its dice are down, is then followed as usual.  The dice read since the last play pick among
+    the explanations (:func:`referee.resync.decide`); if those left make different plays, nothing is recorded
+    and the players are asked (a ``please_look`` naming them, once a turn).  Nothing is invented: no
+    explanation, nothing is adopted (and a board more than two plays on gets a look, see :func:`_lost`)."""
     g, player = ref.game, ref.game.turn
     if g.phase is not Phase.ROLL or ref.settings.mode is Mode.TOURNAMENT or (ref.asked_board is not None and ref.asked_rolls):
         # (asked to show a roll the play fitted, play going on is _play_went_on's)
@@ -1161,46 +1166,80 @@ def _resync(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
     owners = [p for p in (0, 1) if halves == {ref.settings.right_half(p)}]
     if seen.dice and not owners:
         return None  # dice in both halves, or off the board: nothing to tell whose roll they are
-    last_dice = None
+    last_dice, down = None, None
+    roll_read = _roll_of(_readable(seen.dice, ref.settings.right_half(owners[0]))) if owners else None
     if owners and owners[0] != player:  # the opponent's dice still down: their play may not be finished
-        read = _readable(seen.dice, ref.settings.right_half(1 - player))
-        if len(read) != 2 or read[0].value is None or read[1].value is None:
+        if roll_read is None:
             return None
-        last_dice = (max(read[0].value, read[1].value), min(read[0].value, read[1].value))
+        last_dice = roll_read
+    elif roll_read is not None:
+        down = (player, roll_read)  # the roller's next roll, already down
     found = missed_plays(g.position, player, seen.board, seen.unsure_points, last_dice)
-    if not found:
-        return None
+    decision = decide(found, ref.rolls_seen, ref.dice_seen, down)
+    if decision.adopt is None:
+        return _resync_open(ref, decision) if decision.open else None
     if last_dice is not None:
         return ref, Outcome()  # explained, but the dice are still down: adopted when they are picked up
-    chosen, others = _likeliest_plays(found, ref.rolls_seen)
-    return _adopt(ref, seen, chosen, others)
+    return _adopt(ref, seen, decision.adopt, list(decision.alike))
 
 
-def _likeliest_plays(found: list[tuple[Step, ...]], rolls_seen: tuple[tuple[int, tuple[int, int]], ...]) -> tuple[tuple[Step, ...], list[tuple[Step, ...]]]:
-    """The explanation to adopt, and the others (named in the call, so the record can be mended): the most of whose
-    rolls were read in the roller's half, then the fewest plays, then the likeliest rolls (a non-double is twice as
-    likely as a double)."""
-    def weight(steps: tuple[Step, ...]) -> tuple[int, int, int]:
-        read = sum((s.player, s.dice) in rolls_seen for s in steps)
-        chance = 1
-        for s in steps:
-            chance *= 1 if s.dice[0] == s.dice[1] else 2
-        return read, -len(steps), chance
-    ranked = sorted(found, key=weight, reverse=True)
-    return ranked[0], ranked[1:]
+def _roll_of(dice: tuple[SeenDie, ...]) -> tuple[int, int] | None:
+    """The roll two dice read show (higher die first), if both are read."""
+    values = [d.value for d in dice if d.value is not None]
+    return (max(values), min(values)) if len(dice) == 2 and len(values) == 2 else None
+
+
+def _said(ref: Referee, steps: tuple[Step, ...]) -> str:
+    """The plays of ``steps`` in words: who, with which roll (a roll with no play said so)."""
+    names, before, said = ref.settings.players, ref.game.position, []
+    for s in steps:
+        said.append(f"{names[s.player]} {s.dice[0]}-{s.dice[1]}" + (" (no play)" if s.after == before else ""))
+        before = s.after.swap()
+    return ", ".join(said)
+
+
+def _resync_open(ref: Referee, decision: Decision) -> tuple[Referee, Outcome]:
+    """Legal plays explain the board, but different ones, and the dice read do not tell which: the record would be
+    a guess.  Nothing is recorded; the players are asked, once a turn, naming the explanations."""
+    if "resync_open" in ref.stop_calls:
+        return ref, Outcome()
+    names = ref.settings.players
+    ways = "; or ".join(_said(ref, steps) for steps in decision.open[:4])
+    text = (f"the referee waited for {names[ref.game.turn]}'s roll, but the checkers stand further on, and the plays that "
+            f"lead there differ ({ways}): nothing is recorded: please look (show the last roll, or set the checkers back)")
+    return replace(ref, stop_calls=ref.stop_calls + ("resync_open",)), _look(ref.game.turn, text)
+
+
+def _lost(ref: Referee, seen: Seen) -> tuple[Referee, Outcome] | None:
+    """Waiting for a roll, both players' checkers have moved (more than blots hit) and no two plays explain the
+    board: more than two plays were missed, or the board is misread.  Calling a foul on anyone would be a guess,
+    and so would any record: the players are asked to look, once a turn; the referee follows the game again as
+    soon as the plays explain the board."""
+    g, player = ref.game, ref.game.turn
+    if g.phase is not Phase.ROLL or ref.settings.mode is Mode.TOURNAMENT:
+        return None
+    if not (moved_beyond_hits(g.position, player, seen.board, seen.unsure_points)
+            and moved_beyond_hits(g.position.swap(), 1 - player, seen.board, seen.unsure_points)):
+        return None
+    if "lost" in ref.stop_calls:
+        return ref, Outcome()
+    text = (f"the referee waited for {ref.settings.players[player]}'s roll, but both players' checkers have moved, more "
+            "than two plays it can tell: nothing is recorded past the last play it followed: please look "
+            "(it follows the board again as soon as the plays explain it)")
+    return replace(ref, stop_calls=ref.stop_calls + ("lost",)), _look(None, text)
 
 
 def _adopt(ref: Referee, seen: Seen, steps: tuple[Step, ...], others: list[tuple[Step, ...]]) -> tuple[Referee, Outcome]:
     """Follow the game from the board again: record ``steps`` (rolls taken from the plays) and say so."""
     names = ref.settings.players
-    said = [f"{names[s.player]} {s.dice[0]}-{s.dice[1]}" for s in steps]
     was = f"the referee waited for {names[ref.game.turn]}'s roll, but the checkers stand {len(steps)} play{'s' if len(steps) > 1 else ''} on"
-    text = f"{was}: the game is followed again from the board, with the plays {', '.join(said)} (rolls taken from the plays)"
+    text = f"{was}: the game is followed again from the board, with the plays {_said(ref, steps)} (rolls taken from the plays)"
     reasons = [text]
     if others:
-        alike = "; ".join(", ".join(f"{names[s.player]} {s.dice[0]}-{s.dice[1]}" for s in o) for o in others[:4])
+        alike = "; ".join(_said(ref, o) for o in others[:4])
         reasons.append(f"the board fits {alike} as well: correct the record if it was another")
-    out = _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("resync", ref.game.turn, tuple(reasons))])
+    # the players see the other rolls too: a roll the record holds that they know is wrong is mended now or never
+    out = _say(Note(": ".join(reasons), "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("resync", ref.game.turn, tuple(reasons))])
     ref = replace(ref, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(), moved_unrolled=None, cocked_seen=(), called_dice=(),
                   dice_on_board=False)
     for step in steps:

@@ -326,12 +326,13 @@ def test_every_roll_of_the_recording_with_a_die_hidden(demo):
             else:
                 other.add(roll)
     assert rolls > 100
-    assert whole >= 0.85 * 2 * rolls, (whole, asked, other)  # 205 of 232 whole, 25 asked, 2 illegal plays taken as legal
+    assert whole >= 0.85 * 2 * rolls, (whole, asked, other)  # 214 of 232 whole, 15 asked, 3 (2 illegal plays) taken as legal
     # roll 7: Bob's wrong die (2-1 played as 4-2, the 1 hidden); roll 11: Ann's one die played of 4-3 (as 4-1, the 3 hidden);
-    # roll 52 (a known miss of the resync, issue #43): Bob's 2-2 with a die hidden, asked for and not shown; once Ann
-    # has rolled and played, the referee follows the game again from the board with Bob 4-1 (a `resync` call asking
-    # for the record to be checked): a wrong roll and play recorded, where before it recorded nothing past the ask
-    assert other <= {7, 11, 52}, other
+    # (roll 52, Bob's 2-2 on the bar with a die hidden on every reading, no legal play, is no longer a miss: the resync
+    # records his turn with no play, Ann's 6-2 and Bob's 4-1 as made; only the roll of the dance is open, 6-2 or 2-2
+    # with the one 2 seen, recorded as 6-2 and flagged, so it counts with the rolls asked about.  Before, the resync
+    # recorded Bob 4-1 entering before Ann's play, a wrong play, then called two false fouls)
+    assert other <= {7, 11}, other
 
 
 def test_power_cut_after_an_inferred_roll_resumes(tmp_path, demo):

@@ -10,6 +10,8 @@ Also: a call that stops play is not repeated on every later play, and a start po
 not waited for in silence.
 """
 
+from dataclasses import replace
+
 from engine import Position
 from engine.board import Board
 from engine.game import Move, Phase, Roll, Rules
@@ -148,16 +150,31 @@ def test_nothing_is_invented_when_no_plays_explain_the_board():
     assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 1
 
 
-def test_a_call_that_stops_play_is_not_repeated_on_every_later_play():
+def test_more_than_two_plays_on_is_asked_about_once_with_no_foul_and_nothing_recorded():
     t = bob_to_roll()
-    # three plays on (Bob 6-5, Ann 3-1, Bob 4-2): no two plays explain it, and Bob's dice lie on it
+    # three plays on (Bob 6-5, Ann 3-1, Bob 4-2): no two plays explain it, and Bob's dice lie on it.  Nobody moved
+    # before rolling: both players' checkers have moved, so no one foul explains the board; a look, not a call
     bob_42 = played(ANN_31.swap(), (8, 4), (6, 4))
     three_on = Board.from_position(bob_42, 1)
     out = t.see(three_on, die(5, LIGHT), die(3, LIGHT))
+    assert [c.kind for c in out.calls] == ["please_look"] and "more than two plays" in out.calls[0].reasons[0]
+    assert not out.events
+    out = t.see(three_on, die(6, LIGHT), die(1, LIGHT))  # play goes on
+    assert not out.calls and not out.events  # said once
+    out = t.see(three_on)
+    assert not out.calls and not out.events  # never a guess recorded
+    assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 1
+
+
+def test_a_stop_call_made_again_in_the_same_turn_becomes_a_look():
+    t = bob_to_roll()
+    # Bob's two back checkers moved 13 pips each (26: more than any roll), Ann's as they were, then dice in his half
+    moved = Board.from_position(played(OPENED.swap(), (24, 11), (24, 11)), 1)
+    out = t.see(moved, die(5, LIGHT), die(3, LIGHT))
     assert [c.kind for c in out.calls] == ["moved_before_roll"]
-    out = t.see(three_on, die(6, LIGHT), die(1, LIGHT))  # play goes on: the call was ignored
+    out = t.see(moved, die(6, LIGHT), die(1, LIGHT))  # play goes on: the call was ignored
     assert [c.kind for c in out.calls] == ["please_look"] and "lost the thread" in out.calls[0].reasons[0]
-    out = t.see(three_on, die(2, LIGHT), die(2, LIGHT))
+    out = t.see(moved, die(2, LIGHT), die(2, LIGHT))
     assert not out.calls  # said once
 
 
@@ -236,3 +253,98 @@ def test_a_board_read_with_a_stack_in_the_other_colour_but_fifteen_a_side_is_not
     points[0], points[23] = 2, -2
     t.see(Board(tuple(points), (0, 0)))
     assert t.ref.stage is not Stage.PLAYING
+
+
+# Bob on the bar against points made.  Written by hand in Ann's numbering (her point n is Bob's 25 - n): Ann holds
+# her 2-point (4) and 6-point (3), with 3 on her 8, 4 on her 13 and one back checker on her 22; Bob has 2 on the bar,
+# 5 on his 13, 3 on his 8 and 5 on his 6.  Bob enters on Ann's point of his die: a 2 or a 6 is blocked, so 2-2, 6-2
+# and 6-6 have no legal play (he "dances"); every other roll enters.
+ANN_BEFORE = Position(
+    on_roll=(0, 4, 0, 0, 0, 3, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0),
+    opponent=(0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2),
+)
+BOB_ON_BAR = ANN_BEFORE.swap()  # Bob's view, Bob to roll
+ANN_62 = played(ANN_BEFORE, (22, 16), (8, 6))  # Ann's 6-2 (or 2-2: 22/20/18/16 8/6, the same checkers)
+BOB_41 = played(ANN_62.swap(), (25, 21), (25, 24))  # Bob enters both with 4-1
+
+
+def bob_on_the_bar():
+    t = Table()
+    g = t.ref.match.game
+    game = replace(g, phase=Phase.ROLL, position=BOB_ON_BAR, on_roll=1, turn=1, dice=None)
+    t.ref = replace(t.ref, stage=Stage.PLAYING, match=replace(t.ref.match, game=game), plays=6)
+    return t
+
+
+def test_the_dancing_position_by_hand():
+    from engine.plays import legal_plays
+    dances = [r for r in ((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)) if not legal_plays(BOB_ON_BAR, r)]
+    assert dances == [(6, 6), (6, 2), (2, 2)]
+
+
+def test_a_dance_with_one_die_seen_then_the_opponents_play_is_recorded_as_no_play_not_a_guessed_play():
+    # Bob rolls 2-2: the camera reads one 2, the other die hidden; he cannot enter and picks up.  Ann rolls 6-2
+    # (read whole) and plays 22/16 8/6; Bob rolls 4-1 and enters both, his dice still down.  (Roll 52 of the demo.)
+    t = bob_on_the_bar()
+    before = Board.from_position(BOB_ON_BAR, 1)
+    t.see(before, die(2, LIGHT))
+    t.see(before)  # picked up: no checker moved
+    t.see(before, die(6, DARK), die(2, DARK))  # Ann's roll
+    after_ann = Board.from_position(ANN_62, 0)
+    t.see(after_ann, die(6, DARK), die(2, DARK))
+    t.see(after_ann)
+    t.see(after_ann, die(4, LIGHT), die(1, LIGHT))
+    t.see(Board.from_position(BOB_41, 1), die(4, LIGHT), die(1, LIGHT))
+    t.see(Board.from_position(BOB_41, 1))
+    events = [e for out in t.outs for e in out.events]
+    calls = [c for out in t.outs for c in out.calls]
+    assert [c.kind for c in calls if c.kind not in ("please_look", "resync")] == []  # no foul on anyone
+    moves = [e for e in events if isinstance(e, Move)]
+    assert moves == [Move(1, BOB_ON_BAR), Move(0, ANN_62), Move(1, BOB_41)]  # Bob's turn with no play, then the plays made
+    rolls = [e for e in events if isinstance(e, Roll)]
+    assert rolls[0].player == 1 and rolls[0].dice in ((6, 2), (2, 2))  # a dance holding the 2 seen (6-6 has no 2)
+    assert rolls[1:] == [Roll(0, (6, 2)), Roll(1, (4, 1))]  # Ann's 6-2 read whole (not 2-2, which plays the same)
+    resync = next(c for c in calls if c.kind == "resync")
+    other = "Bob 2-2" if rolls[0].dice == (6, 2) else "Bob 6-2"
+    assert other in resync.reasons[1] and "no play" in resync.reasons[0]
+    assert set(rolls[:2]) <= {e for out in t.outs for e in out.inferred}
+
+
+def test_the_wrong_turn_alone_bob_danced_unseen_and_ann_played():
+    # (b) the board is one play by Ann where the referee expects Bob's roll: Bob danced with no die seen at all, and
+    # Ann's roll was missed too.  The turn passed: Bob's roll with no play, then Ann's play, are recorded.
+    t = bob_on_the_bar()
+    t.see(Board.from_position(BOB_ON_BAR, 1), occluded=HIDDEN)
+    out = t.see(Board.from_position(ANN_62, 0))
+    assert [c.kind for c in out.calls] == ["resync"]
+    moves = [e for e in out.events if isinstance(e, Move)]
+    assert moves == [Move(1, BOB_ON_BAR), Move(0, ANN_62)]
+    assert out.events[0].player == 1 and out.events[0].dice in ((6, 6), (6, 2), (2, 2))
+    assert t.ref.game.turn == 1 and t.ref.game.phase is Phase.ROLL
+
+
+def test_plays_that_differ_are_not_guessed_between():
+    # the policy alone (referee.resync.decide): two explanations that make different plays (Bob's 6-5 as 24/13, or
+    # as 24/18 13/8), no die read to tell them apart: nothing to adopt, both named; a die read that only one of
+    # them holds settles it
+    from referee.resync import Step, decide
+    a = (Step(1, (6, 5), BOB_65), Step(0, (3, 1), ANN_31))
+    b = (Step(1, (6, 5), played(OPENED.swap(), (24, 18), (13, 8))), Step(0, (3, 1), ANN_31))
+    decision = decide([a, b])
+    assert decision.adopt is None and set(decision.open) == {a, b}
+    c = (Step(1, (4, 2), played(OPENED.swap(), (24, 18), (13, 8))), Step(0, (3, 1), ANN_31))
+    assert decide([a, c], dice_seen=((1, 4),)).adopt == c
+    # the same plays with other rolls: the plays are certain, the likeliest roll is taken, the other named
+    d = (Step(1, (6, 5), BOB_65), Step(0, (1, 1), ANN_31))
+    decision = decide([d, a])
+    assert decision.adopt == a and decision.alike == (d,)
+
+
+def test_one_play_by_the_other_player_is_not_a_turn_passed_when_the_roller_had_a_play():
+    # Bob is to roll, off the bar: every roll he could have rolled has a play, so his turn cannot have passed
+    # unseen.  Ann's checkers moving (8/5 6/5) is hers out of turn, or a misreading: nothing is recorded
+    t = bob_to_roll()
+    ann = played(OPENED, (8, 5), (6, 5))
+    out = t.see(Board.from_position(ann, 0))
+    assert not out.events and not [c for c in out.calls if c.kind == "resync"]
+    assert t.ref.game.turn == 1 and t.ref.game.phase is Phase.ROLL
