@@ -125,18 +125,21 @@ def strip_probabilities(net: cv2.dnn.Net, strips: NDArray[np.uint8]) -> NDArray[
     return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
-def fifteen_a_side(counts: NDArray[np.float64], sides: NDArray[np.intp], bar: tuple[int, int] = (0, 0)) -> NDArray[np.float64]:
+def fifteen_a_side(counts: NDArray[np.float64], sides: NDArray[np.intp], bar: tuple[int, int] = (0, 0),
+                   asked: NDArray[np.bool_] | None = None) -> NDArray[np.float64]:
     """(24, 16) each point's count probabilities once the rule that a side has fifteen checkers is known: a point
     holds ``k`` only as often as the side's other points (and its ``bar`` checkers, dark and light) leave room for
     ``k``. ``counts``: (24, 16) each point's probabilities of 0..15 checkers, taken as independent; ``sides``: (24,)
     whose checkers each point's would be (0 dark, 1 light). A second layer seen from above hides over the first
     (a centred sixth, or a whole layer of five over five, shows little but its height): where a side's other points
     hold ten, a five cannot be ten. A point whose side has no room at all keeps its own probabilities (some other
-    reading is wrong: the rule cannot say which)."""
+    reading is wrong: the rule cannot say which); so do the points not ``asked`` (default: all are)."""
     n = counts.shape[1]
     out = counts.copy()
     for side in (0, 1):
         mine = np.flatnonzero(sides == side)
+        if asked is not None and not asked[mine].any():
+            continue
         room = n - 1 - bar[side]  # checkers this side's points can hold in all
         # the side's total over the points before each one and after it: a total past fifteen is no use
         before = [np.eye(1, n)[0]]
@@ -147,6 +150,8 @@ def fifteen_a_side(counts: NDArray[np.float64], sides: NDArray[np.intp], bar: tu
             after.append(np.convolve(after[-1], counts[i])[:n])
         after = after[::-1]
         for j, i in enumerate(mine):
+            if asked is not None and not asked[i]:
+                continue
             others = np.cumsum(np.convolve(before[j], after[j + 1])[:n])  # P(the others hold at most m), m = 0..15
             left = room - np.arange(n)
             fits = np.where(left >= 0, others[np.clip(left, 0, n - 1)], 0.0)
@@ -184,13 +189,16 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
         return n if lean >= 0 else -n
     hidden = (probs[:, COVERED] >= 0.5) | (np.array([p.foreign for p in points]) > cfg.occluded_fraction)
     by_dice = np.zeros(24, bool) if near_dice is None else near_dice & ~hidden
-    # what each point holds, for the rule of fifteen a side: a hidden point, or one under a die (which the network
-    # may count as checkers), at least nothing, or the colour profiles' count
-    counts = probs[:, :COVERED].astype(np.float64)
-    for i in np.flatnonzero(hidden | by_dice):
-        counts[i] = np.eye(1, COVERED, abs(points[i].count or 0) if by_dice[i] else 0)[0]
-    sides = np.array([int(signed(p, max(int(k), 1)) < 0) for p, k in zip(points, best)])
-    ruled = fifteen_a_side(counts, sides, bar)
+    # the rule of fifteen a side, for a full row the network doubts has a layer over it
+    doubted = ~hidden & ~by_dice & (probs[np.arange(24), best] < cfg.learned_min) & (best >= FULL_ROW)
+    ruled, sides = probs[:, :COVERED].astype(np.float64), np.zeros(24, np.intp)
+    if doubted.any():
+        sides = np.array([int(signed(p, max(int(k), 1)) < 0) for p, k in zip(points, best)])  # 0 dark, 1 light
+        # what the other points hold: a hidden one, or one under a die (which the network may count as checkers),
+        # at least nothing, or the colour profiles' count
+        for i in np.flatnonzero(hidden | by_dice):
+            ruled[i] = np.eye(1, COVERED, abs(points[i].count or 0) if by_dice[i] else 0)[0]
+        ruled = fifteen_a_side(ruled, sides, bar, doubted)
     out = []
     for i, (p, k) in enumerate(zip(points, best)):
         sure = float(probs[i, k])
