@@ -188,7 +188,8 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
         lean = next((p.lean[m] for m in (n, min(n, 10), min(n, 5)) if p.lean and p.lean[m] != 0), 0.0)
         return n if lean >= 0 else -n
     hidden = (probs[:, COVERED] >= 0.5) | (np.array([p.foreign for p in points]) > cfg.occluded_fraction)
-    by_dice = np.zeros(24, bool) if near_dice is None else near_dice & ~hidden
+    # by a die or the cube the colour profiles' count stands; where they read none, the network's as elsewhere
+    by_dice = np.zeros(24, bool) if near_dice is None else near_dice & ~hidden & np.array([p.count is not None for p in points])
     # the rule of fifteen a side, for a full row the network doubts has a layer over it
     doubted = ~hidden & ~by_dice & (probs[np.arange(24), best] < cfg.learned_min) & (best >= FULL_ROW)
     ruled, sides = probs[:, :COVERED].astype(np.float64), np.zeros(24, np.intp)
