@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.geometry import BoardGeometry, Layout
-from vision.point_strips import STRIP_SIZE, _median_u8, strip_grid, strip_input
+from vision.point_strips import STRIP_SIZE, _median_u8, fifteen_a_side, strip_grid, strip_input
 
 
 def test_dark_point_one_runs_from_its_base_on_the_frame_towards_the_middle() -> None:
@@ -46,3 +46,51 @@ def test_histogram_median_is_numpys() -> None:
     for n in (1, 2, 9, 10, 4097):
         values = rng.integers(0, 256, n).astype(np.uint8)
         assert _median_u8(values) == float(np.median(values))
+
+
+def _sure(n: int) -> np.ndarray:
+    return np.eye(1, 16, n)[0]
+
+
+def test_a_side_with_ten_elsewhere_has_room_for_five_not_ten() -> None:
+    # dark's start: 2 on its 24 point, 3 on 8, 5 on 13 read surely; on 6 the network doubts a layer of five lies
+    # over the row (a centred layer hides over it): 5 at 0.6, 6 at 0.2, 10 at 0.2. Ten are elsewhere, so 6 or 10
+    # would make sixteen or twenty: five it is. Light's points do not enter dark's sum.
+    counts = np.tile(_sure(0), (24, 1))
+    sides = np.zeros(24, np.intp)
+    for point, n in ((24, 2), (8, 3), (13, 5)):
+        counts[point - 1] = _sure(n)
+    counts[5] = 0.6 * _sure(5) + 0.2 * _sure(6) + 0.2 * _sure(10)
+    counts[0], sides[0] = _sure(15), 1  # fifteen light checkers on dark's 1 point
+    ruled = fifteen_a_side(counts, sides)
+    assert np.allclose(ruled[5], _sure(5))
+    assert np.allclose(ruled[[23, 7, 12]], counts[[23, 7, 12]])  # those read surely keep their counts
+
+
+def test_two_doubted_points_share_the_room_they_have() -> None:
+    # five dark elsewhere; two points each five or ten at even odds: ten on either leaves the other no room for
+    # five (5 + 10 + 5 = 20, 5 + 10 + 10 = 25), so each is five: P(5) = 0.5 * P(other 5) / (0.5 * P(other 5) + 0) = 1
+    counts = np.tile(_sure(0), (24, 1))
+    counts[0] = _sure(5)
+    counts[5] = counts[12] = 0.5 * _sure(5) + 0.5 * _sure(10)
+    ruled = fifteen_a_side(counts, np.zeros(24, np.intp))
+    assert np.allclose(ruled[5], _sure(5)) and np.allclose(ruled[12], _sure(5))
+
+
+def test_checkers_on_the_bar_take_their_room() -> None:
+    # nine light on the points and one on the bar: a doubted six (or five) on another point leaves room for five only
+    counts = np.tile(_sure(0), (24, 1))
+    counts[18] = _sure(9)
+    counts[11] = 0.5 * _sure(5) + 0.5 * _sure(6)
+    sides = np.ones(24, np.intp)
+    assert np.allclose(fifteen_a_side(counts, sides)[11], counts[11])  # 9 + 6 = 15: both fit
+    assert np.allclose(fifteen_a_side(counts, sides, bar=(0, 1))[11], _sure(5))  # 9 + 6 + 1 = 16: six does not
+
+
+def test_a_side_with_no_room_keeps_its_readings() -> None:
+    # sixteen read surely on the points: some reading is wrong, and the rule cannot say which
+    counts = np.tile(_sure(0), (24, 1))
+    counts[0], counts[1] = _sure(8), _sure(8)
+    counts[2] = 0.7 * _sure(5) + 0.3 * _sure(6)
+    ruled = fifteen_a_side(counts, np.zeros(24, np.intp))
+    assert np.allclose(ruled, counts)

@@ -40,6 +40,7 @@ NET_SIZE = (40, 136)  # (width, height) pixels of a strip as the network reads i
 STRIP_SIZE = NET_SIZE  # ... as cut: at the network's size, so no resize follows (the training strips are cut alike)
 COVERED = 16  # the class of a point something (an arm, a sleeve, a cup) lies over: not to be counted
 CLASSES = 17  # checkers on a point, 0..15, or COVERED
+FULL_ROW = 5  # checkers in a point's first row: only over them can more lie hidden (but in towers)
 
 
 def strip_grid(geo: BoardGeometry, layout: Layout, jitter: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
@@ -124,8 +125,45 @@ def strip_probabilities(net: cv2.dnn.Net, strips: NDArray[np.uint8]) -> NDArray[
     return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
+def fifteen_a_side(counts: NDArray[np.float64], sides: NDArray[np.intp], bar: tuple[int, int] = (0, 0),
+                   asked: NDArray[np.bool_] | None = None) -> NDArray[np.float64]:
+    """(24, 16) each point's count probabilities once the rule that a side has fifteen checkers is known: a point
+    holds ``k`` only as often as the side's other points (and its ``bar`` checkers, dark and light) leave room for
+    ``k``. ``counts``: (24, 16) each point's probabilities of 0..15 checkers, taken as independent; ``sides``: (24,)
+    whose checkers each point's would be (0 dark, 1 light). A second layer seen from above hides over the first
+    (a centred sixth, or a whole layer of five over five, shows little but its height): where a side's other points
+    hold ten, a five cannot be ten. A point whose side has no room at all keeps its own probabilities (some other
+    reading is wrong: the rule cannot say which); so do the points not ``asked`` (default: all are)."""
+    n = counts.shape[1]
+    out = counts.copy()
+    for side in (0, 1):
+        mine = np.flatnonzero(sides == side)
+        if asked is not None and not asked[mine].any():
+            continue
+        room = n - 1 - bar[side]  # checkers this side's points can hold in all
+        # the side's total over the points before each one and after it: a total past fifteen is no use
+        before = [np.eye(1, n)[0]]
+        for i in mine:
+            before.append(np.convolve(before[-1], counts[i])[:n])
+        after = [np.eye(1, n)[0]]
+        for i in mine[::-1]:
+            after.append(np.convolve(after[-1], counts[i])[:n])
+        after = after[::-1]
+        for j, i in enumerate(mine):
+            if asked is not None and not asked[i]:
+                continue
+            others = np.cumsum(np.convolve(before[j], after[j + 1])[:n])  # P(the others hold at most m), m = 0..15
+            left = room - np.arange(n)
+            fits = np.where(left >= 0, others[np.clip(left, 0, n - 1)], 0.0)
+            post = counts[i] * fits
+            if post.sum() > 0:
+                out[i] = post / post.sum() * counts[i].sum()
+    return out
+
+
 def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: list[StackReading],
-                   near_dice: NDArray[np.bool_] | None = None, maps: Maps | None = None) -> list[StackReading]:
+                   near_dice: NDArray[np.bool_] | None = None, maps: Maps | None = None,
+                   bar: tuple[int, int] = (0, 0)) -> list[StackReading]:
     """The points' counts as the learned counter reads them, their colour the one the calibration's colour classes
     say explains that many checkers better (each reading's ``lean``). A point is left unread where the network sees
     something over it (its ``COVERED`` class) or colours no class of the set explain lie on it
@@ -134,7 +172,9 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
     count alone (alone they gave most of the confident wrong counts; the network, trained on arms, sleeves and cups,
     beats the arm seen crossing the frame and the rims' rules). On a point a die or the cube lies on (``near_dice``)
     the colour profiles' reading stands (the network read a die beside a stack as three checkers on a Blender
-    fixture). Unchanged when ``cfg.learned_points`` is off
+    fixture). Where the network doubts whether a full row (``FULL_ROW``) has a second layer over it, its count stands
+    if it is sure once the counts the side has no room for are ruled out (:func:`fifteen_a_side`: fifteen checkers a
+    side, ``bar`` of them on the bar). Unchanged when ``cfg.learned_points`` is off
     or no weights ship. ``maps``: the strips' remap tables, if made."""
     net = load_point_net() if cfg.learned_points else None
     if net is None:
@@ -147,15 +187,32 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
         # a count the colour profiles ruled out for both colours (a third layer on no second) leans as fewer do
         lean = next((p.lean[m] for m in (n, min(n, 10), min(n, 5)) if p.lean and p.lean[m] != 0), 0.0)
         return n if lean >= 0 else -n
+    hidden = (probs[:, COVERED] >= 0.5) | (np.array([p.foreign for p in points]) > cfg.occluded_fraction)
+    # by a die or the cube the colour profiles' count stands; where they read none, the network's as elsewhere
+    by_dice = np.zeros(24, bool) if near_dice is None else near_dice & ~hidden & np.array([p.count is not None for p in points])
+    # the rule of fifteen a side, for a full row the network doubts has a layer over it
+    doubted = ~hidden & ~by_dice & (probs[np.arange(24), best] < cfg.learned_min) & (best >= FULL_ROW)
+    ruled, sides = probs[:, :COVERED].astype(np.float64), np.zeros(24, np.intp)
+    if doubted.any():
+        sides = np.array([int(signed(p, max(int(k), 1)) < 0) for p, k in zip(points, best)])  # 0 dark, 1 light
+        # what the other points hold: a hidden one, or one under a die (which the network may count as checkers),
+        # at least nothing, or the colour profiles' count
+        for i in np.flatnonzero(hidden | by_dice):
+            ruled[i] = np.eye(1, COVERED, abs(points[i].count or 0) if by_dice[i] else 0)[0]
+        ruled = fifteen_a_side(ruled, sides, bar, doubted)
     out = []
     for i, (p, k) in enumerate(zip(points, best)):
         sure = float(probs[i, k])
-        if probs[i, COVERED] >= 0.5 or p.foreign > cfg.occluded_fraction:  # something over the point: occluded, never a guess
+        kept = int(ruled[i].argmax())
+        if hidden[i]:  # something over the point: occluded, never a guess
             out.append(StackReading(None, max(float(probs[i, COVERED]), p.confidence if p.count is None else 0.0), p.foreign, p.lean))
-        elif near_dice is not None and near_dice[i]:
+        elif by_dice[i]:
             out.append(p)
         elif sure >= cfg.learned_min:
             out.append(StackReading(signed(p, int(k)), sure, p.foreign, p.lean))
+        elif kept >= FULL_ROW and ruled[i, kept] >= cfg.learned_min and int(signed(p, kept) < 0) == sides[i]:
+            # a full row the network doubts has a layer over it, sure once the counts its side has no room for go
+            out.append(StackReading(signed(p, kept), float(ruled[i, kept]), p.foreign, p.lean))
         elif p.count is not None and probs[i, abs(p.count)] >= 0.5 * sure:  # a count the network finds nearly as likely
             out.append(StackReading(p.count, float(probs[i, abs(p.count)]), p.foreign, p.lean))
         else:

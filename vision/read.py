@@ -77,9 +77,10 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     arm_pts, arm_dark, arm_light = (None, None, None) if arm is None else sample_mask(cfg, arm, cal.layout)
     view = camera_view(cfg, cal) if view is None else view
     points = read_points(cfg, cal, prof.points, skip_pts, arm_pts, view)
-    points = learned_counts(cfg, cal, image, points, skip_pts.any(axis=1), point_strips)
     bar = read_bar(cfg, cal, (prof.bar_dark, prof.bar_light), (skip_dark, skip_light),
                    None if arm_dark is None or arm_light is None else (arm_dark, arm_light))
+    on_bar = (bar[Colour.DARK].count or 0, bar[Colour.LIGHT].count or 0)
+    points = learned_counts(cfg, cal, image, points, skip_pts.any(axis=1), point_strips, on_bar)
     foreign = float(np.mean([p.foreign for p in points]))
     hidden = sum(p.count is None for p in points) / len(points)
     if foreign > cfg.max_foreign_share or hidden > cfg.max_hidden_share:
