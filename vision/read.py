@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.blobs import _grown, die_footprint, tinted_blobs, white_blobs, white_mask
+from vision.blobs import _grown, die_footprint, off_surface, tinted_blobs, white_blobs, white_mask
 from vision.board import to_canonical
 from vision.calibration import Calibration, warp_maps
 from vision.config import ReaderConfig
@@ -90,8 +90,38 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     strips = outline_bands(cfg, cal, image, bands)
     same = cfg.detail_px_per_mm == cfg.px_per_mm
     cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail, base)
-    fine = None if same else FineLook(cfg.detail(), cal, image, gains, base, detail, detail_bands)
-    return _assemble(points, bar, find_dice(cfg, cal, BoardLook(canon, lab, base), raw, view, blobs_of_dice, strips, cube, fine, gains), cube)
+    look = BoardLook(canon, lab, base)
+    dice_gains = unclipped_gains(cfg, raw, gains)
+    if dice_gains is not gains:  # the light normalisation clipped the playing surface: dice are looked for on it unclipped
+        gains = dice_gains
+        look, blobs_of_dice = dice_look(cfg, cal, raw, gains)
+    fine = None if same else FineLook(cfg.detail(), cal, image, gains, look.base, detail, detail_bands)
+    return _assemble(points, bar, find_dice(cfg, cal, look, raw, view, blobs_of_dice, strips, cube, fine, gains), cube)
+
+
+def unclipped_gains(cfg: ReaderConfig, raw: Image, gains: NDArray[np.float32]) -> NDArray[np.float32]:
+    """``gains`` (the light normalisation's, which scale the frame's wood to its calibrated colour), scaled down as a
+    whole when they would clip the playing surface's lightest pixels (its ``unclipped_share`` lightest are left out:
+    a die's glint). Dark walnut under a bright lamp takes a gain of two or more, which clips light leather to the
+    white of the dice (on the evaluation renderer's dev split, most of the playing surface clipped in every dark
+    walnut setup, and dice on mid leather went unseen); scaled down, the dice stay lighter than the leather and
+    every lightness ratio is kept. The same ``gains`` when nothing clips."""
+    on = ~off_surface(cfg)
+    step = 2  # every other pixel each way tells the share as well
+    lit = (raw[::step, ::step].astype(np.float32) * gains[::step, ::step]).max(axis=2)[on[::step, ::step]]
+    if lit.size == 0:
+        return gains
+    top = float(np.percentile(lit, 100.0 * (1.0 - cfg.unclipped_share)))
+    return gains if top <= 255.0 else gains * np.float32(255.0 / top)
+
+
+def dice_look(cfg: ReaderConfig, cal: Calibration, raw: Image, gains: NDArray[np.float32]) -> tuple[BoardLook, list[Any]]:
+    """The canonical view lit by ``gains`` (see :func:`unclipped_gains`) as the dice stage sees it, and its light blobs."""
+    canon = cv2.multiply(raw, gains, dtype=cv2.CV_8U)
+    lab = lab8_image(canon)
+    bright, base = white_mask(cfg, cal, lab)
+    blobs = [die_footprint(cfg, lab, base, b) for b in white_blobs(cfg, cal, lab, bright)]
+    return BoardLook(canon, lab, base), blobs + tinted_blobs(cfg, cal, lab, base, bright, blobs)
 
 
 def _assemble(points: list[StackReading], bar: dict[str, StackReading], dice: list[dict[str, Any]], cube: dict[str, Any] | None) -> Reading:
