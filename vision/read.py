@@ -101,11 +101,12 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
 
 def unclipped_gains(cfg: ReaderConfig, raw: Image, gains: NDArray[np.float32]) -> NDArray[np.float32]:
     """``gains`` (the light normalisation's, which scale the frame's wood to its calibrated colour), scaled down as a
-    whole when they would clip the playing surface's lightest pixels (its ``unclipped_share`` lightest are left out:
-    a die's glint). Dark walnut under a bright lamp takes a gain of two or more, which clips light leather to the
+    whole when they would clip the playing surface's leather: when more than ``unclipped_share`` of its pixels would
+    pass 255 in a channel. Dark walnut under a bright lamp takes a gain of two or more, which clips mid leather to the
     white of the dice (on the evaluation renderer's dev split, most of the playing surface clipped in every dark
-    walnut setup, and dice on mid leather went unseen); scaled down, the dice stay lighter than the leather and
-    every lightness ratio is kept. The same ``gains`` when nothing clips."""
+    walnut setup, and on mid leather sharp dice went unseen); scaled down, the leather is darker than the dice
+    again and every ratio of lightness is kept, while the dice (a small share) may still clip as they did. The
+    same ``gains`` when the leather does not clip."""
     on = ~off_surface(cfg)
     step = 2  # every other pixel each way tells the share as well
     lit = (raw[::step, ::step].astype(np.float32) * gains[::step, ::step]).max(axis=2)[on[::step, ::step]]
