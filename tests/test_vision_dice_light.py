@@ -9,7 +9,7 @@ import numpy as np
 
 from vision.blobs import off_surface
 from vision.config import ReaderConfig
-from vision.read import unclipped_gains
+from vision.light import unclipped_gains
 
 CFG = ReaderConfig()
 LEATHER = (97, 121, 175)  # BGR of mid (pinkish) leather as a camera sees it under a cool lamp

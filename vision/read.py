@@ -20,14 +20,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.blobs import _grown, die_footprint, off_surface, tinted_blobs, white_blobs, white_mask
+from vision.blobs import _grown, die_footprint, tinted_blobs, white_blobs, white_mask
 from vision.board import to_canonical
 from vision.calibration import Calibration, warp_maps
 from vision.config import ReaderConfig
 from vision.cube import find_cube
 from vision.dice_board import BoardLook, FineLook, find_dice
 from vision.errors import BoardNotFoundError, CalibrationError
-from vision.light import camera_view, normalise_gains
+from vision.light import camera_view, normalise_gains, unclipped_gains
 from vision.occlusion import arm_over_board
 from vision.point_strips import learned_counts, strip_maps
 from vision.points import StackReading, layer_steps, point_label_tables, read_bar, read_points
@@ -92,32 +92,15 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail, base)
     look = BoardLook(canon, lab, base)
     dice_gains = unclipped_gains(cfg, raw, gains)
-    if dice_gains is not gains:  # the light normalisation clipped the playing surface: dice are looked for on it unclipped
+    if dice_gains is not gains:  # the light normalisation would clip the leather: dice are looked for in light that does not
         gains = dice_gains
         look, blobs_of_dice = dice_look(cfg, cal, raw, gains)
     fine = None if same else FineLook(cfg.detail(), cal, image, gains, look.base, detail, detail_bands)
     return _assemble(points, bar, find_dice(cfg, cal, look, raw, view, blobs_of_dice, strips, cube, fine, gains), cube)
 
 
-def unclipped_gains(cfg: ReaderConfig, raw: Image, gains: NDArray[np.float32]) -> NDArray[np.float32]:
-    """``gains`` (the light normalisation's, which scale the frame's wood to its calibrated colour), scaled down as a
-    whole when they would clip the playing surface's leather: when more than ``unclipped_share`` of its pixels would
-    pass 255 in a channel. Dark walnut under a bright lamp takes a gain of two or more, which clips mid leather to the
-    white of the dice (on the evaluation renderer's dev split, most of the playing surface clipped in every dark
-    walnut setup, and on mid leather sharp dice went unseen); scaled down, the leather is darker than the dice
-    again and every ratio of lightness is kept, while the dice (a small share) may still clip as they did. The
-    same ``gains`` when the leather does not clip."""
-    on = ~off_surface(cfg)
-    step = 2  # every other pixel each way tells the share as well
-    lit = (raw[::step, ::step].astype(np.float32) * gains[::step, ::step]).max(axis=2)[on[::step, ::step]]
-    if lit.size == 0:
-        return gains
-    top = float(np.percentile(lit, 100.0 * (1.0 - cfg.unclipped_share)))
-    return gains if top <= 255.0 else gains * np.float32(255.0 / top)
-
-
 def dice_look(cfg: ReaderConfig, cal: Calibration, raw: Image, gains: NDArray[np.float32]) -> tuple[BoardLook, list[Any]]:
-    """The canonical view lit by ``gains`` (see :func:`unclipped_gains`) as the dice stage sees it, and its light blobs."""
+    """The canonical view lit by ``gains`` (see :func:`vision.light.unclipped_gains`) as the dice stage sees it, and its light blobs."""
     canon = cv2.multiply(raw, gains, dtype=cv2.CV_8U)
     lab = lab8_image(canon)
     bright, base = white_mask(cfg, cal, lab)
