@@ -69,6 +69,7 @@ class ReaderConfig:
     light_fit_min_cut: float = 0.04  # log-brightness residual always kept in the fit (wood grain)
     min_gain: float = 0.25  # per-channel light normalisation limits
     max_gain: float = 4.0
+    unclipped_share: float = 0.5  # of the playing surface's pixels, the lightest, that the dice's light normalisation may clip: the leather, most of it, never
     white_margin: float = 7.0  # mm around the light tops of dice and cube where checkers' colours are not scored
     rim_white_margin: float = 4.5  # mm around them where copper rims are not looked for
     white_close: float = 4.0  # mm: closing that bridges pips and numerals

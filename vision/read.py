@@ -27,7 +27,7 @@ from vision.config import ReaderConfig
 from vision.cube import find_cube
 from vision.dice_board import BoardLook, FineLook, find_dice
 from vision.errors import BoardNotFoundError, CalibrationError
-from vision.light import camera_view, normalise_gains
+from vision.light import camera_view, normalise_gains, unclipped_gains
 from vision.occlusion import arm_over_board
 from vision.point_strips import learned_counts, strip_maps
 from vision.points import StackReading, layer_steps, point_label_tables, read_bar, read_points
@@ -91,8 +91,22 @@ def read_board(cfg: ReaderConfig, cal: Calibration, image: Image, maps: Maps | N
     strips = outline_bands(cfg, cal, image, bands)
     same = cfg.detail_px_per_mm == cfg.px_per_mm
     cube = find_cube(cfg, cal, image, lab, bright, blobs, strips, detail, base)
-    fine = None if same else FineLook(cfg.detail(), cal, image, gains, base, detail, detail_bands)
-    return _assemble(points, bar, find_dice(cfg, cal, BoardLook(canon, lab, base), raw, view, blobs_of_dice, strips, cube, fine, gains), cube)
+    look = BoardLook(canon, lab, base)
+    dice_gains = unclipped_gains(cfg, raw, gains)
+    if dice_gains is not gains:  # the light normalisation would clip the leather: dice are looked for in light that does not
+        gains = dice_gains
+        look, blobs_of_dice = dice_look(cfg, cal, raw, gains)
+    fine = None if same else FineLook(cfg.detail(), cal, image, gains, look.base, detail, detail_bands)
+    return _assemble(points, bar, find_dice(cfg, cal, look, raw, view, blobs_of_dice, strips, cube, fine, gains), cube)
+
+
+def dice_look(cfg: ReaderConfig, cal: Calibration, raw: Image, gains: NDArray[np.float32]) -> tuple[BoardLook, list[Any]]:
+    """The canonical view lit by ``gains`` (see :func:`vision.light.unclipped_gains`) as the dice stage sees it, and its light blobs."""
+    canon = cv2.multiply(raw, gains, dtype=cv2.CV_8U)
+    lab = lab8_image(canon)
+    bright, base = white_mask(cfg, cal, lab)
+    blobs = [die_footprint(cfg, lab, base, b) for b in white_blobs(cfg, cal, lab, bright)]
+    return BoardLook(canon, lab, base), blobs + tinted_blobs(cfg, cal, lab, base, bright, blobs)
 
 
 def _assemble(points: list[StackReading], bar: dict[str, StackReading], dice: list[dict[str, Any]], cube: dict[str, Any] | None) -> Reading:
