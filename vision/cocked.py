@@ -19,7 +19,6 @@ reader found on ``vision.render`` scenes drawn out of focus, moving, in hard sha
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -28,7 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice_cnn import im2col3, maxpool2, members_from_json, members_to_json
+from vision.dice_cnn import MemberModel, im2col3, maxpool2
 
 COCKED_PATH = Path(__file__).with_name("cocked_cnn.json")
 LOOK_MM = 32.0  # side of the window judged, mm: a cocked die's footprint and the board around it
@@ -70,11 +69,8 @@ def look_input(look: NDArray[np.uint8]) -> NDArray[np.float32]:
 
 
 @dataclass(frozen=True)
-class CockedModel:
-    """Weights of one or more networks (an ensemble whose probabilities are averaged): per layer a
-    matrix (inputs, outputs) and a bias; conv layers take im2col rows."""
-
-    members: tuple[dict[str, NDArray[np.float32]], ...]
+class CockedModel(MemberModel):
+    """The flat-or-cocked judge: an ensemble of small networks."""
 
     @staticmethod
     def _logits(p: dict[str, NDArray[np.float32]], x: NDArray[np.float32], lift: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -103,17 +99,8 @@ class CockedModel:
         the camera's parallax shifts a flat die's top there."""
         return float(self.probabilities(look_input(look)[None], np.array([lift], np.float32))[0])
 
-    def to_json(self) -> dict[str, object]:
-        return members_to_json(self.members)
-
-    @classmethod
-    def from_json(cls, data: dict) -> "CockedModel":
-        return cls(members_from_json(data))
-
 
 @lru_cache(maxsize=1)
 def load_cocked_model(path: Path = COCKED_PATH) -> CockedModel | None:
     """The shipped model, or None if the file is absent."""
-    if not path.exists():
-        return None
-    return CockedModel.from_json(json.loads(path.read_text()))
+    return CockedModel.load(path)

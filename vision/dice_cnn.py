@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import json
+from typing import Self
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -86,11 +87,30 @@ def members_from_json(data: dict) -> tuple[dict[str, NDArray[np.float32]], ...]:
 
 
 @dataclass(frozen=True)
-class ConvFaceModel:
+class MemberModel:
     """Weights of one or more networks (an ensemble whose probabilities are averaged): per layer a
     matrix (inputs, outputs) and a bias; conv layers take im2col rows."""
 
     members: tuple[dict[str, NDArray[np.float32]], ...]
+
+    def to_json(self) -> dict[str, object]:
+        return members_to_json(self.members)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Self:
+        return cls(members_from_json(data))
+
+    @classmethod
+    def load(cls, path: Path) -> Self | None:
+        """The model saved at ``path``, or None if the file is absent."""
+        if not path.exists():
+            return None
+        return cls.from_json(json.loads(path.read_text()))
+
+
+@dataclass(frozen=True)
+class ConvFaceModel(MemberModel):
+    """The die-face reader: an ensemble of small networks."""
 
     @staticmethod
     def _logits(p: dict[str, NDArray[np.float32]], x: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -131,20 +151,11 @@ class ConvFaceModel:
         sizes = np.cumsum([0] + [len(faces) * turns for faces in groups])
         return np.stack([probs[a:b].mean(axis=0) for a, b in zip(sizes[:-1], sizes[1:])])
 
-    def to_json(self) -> dict[str, object]:
-        return members_to_json(self.members)
-
-    @classmethod
-    def from_json(cls, data: dict) -> "ConvFaceModel":
-        return cls(members_from_json(data))
-
 
 @lru_cache(maxsize=1)
 def load_cnn(path: Path = CNN_PATH) -> ConvFaceModel | None:
     """The shipped convolutional model, or None if the file is absent."""
-    if not path.exists():
-        return None
-    return ConvFaceModel.from_json(json.loads(path.read_text()))
+    return ConvFaceModel.load(path)
 
 
 @lru_cache(maxsize=1)

@@ -15,7 +15,6 @@ Weights: ``dice_find_cnn.json`` beside this module, fitted by ``benchmarks/train
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,7 +23,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice_cnn import im2col3, maxpool2, members_from_json, members_to_json
+from vision.dice_cnn import MemberModel, im2col3, maxpool2
 
 FIND_PATH = Path(__file__).with_name("dice_find_cnn.json")
 WINDOW_MM = 40.0  # a die (16 mm) and the board round it: wider than a checker (30 mm), whose round edge shows
@@ -100,11 +99,8 @@ def window_input(win: NDArray[np.uint8]) -> NDArray[np.float32]:
 
 
 @dataclass(frozen=True)
-class FinderModel:
-    """Weights of one or more networks (an ensemble whose probabilities are averaged): per layer a
-    matrix (inputs, outputs) and a bias; conv layers take im2col rows."""
-
-    members: tuple[dict[str, NDArray[np.float32]], ...]
+class FinderModel(MemberModel):
+    """The dice finder: an ensemble of small networks."""
 
     @staticmethod
     def _logits(p: dict[str, NDArray[np.float32]], x: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -129,17 +125,8 @@ class FinderModel:
         """The probability of a die centred at each of ``centres`` (canonical mm) of ``canon``."""
         return self.probabilities(window_input(shrunk(windows(canon, centres, ppm), ppm)))
 
-    def to_json(self) -> dict[str, object]:
-        return members_to_json(self.members)
-
-    @classmethod
-    def from_json(cls, data: dict) -> "FinderModel":
-        return cls(members_from_json(data))
-
 
 @lru_cache(maxsize=1)
 def load_finder(path: Path = FIND_PATH) -> FinderModel | None:
     """The shipped model, or None if the file is absent."""
-    if not path.exists():
-        return None
-    return FinderModel.from_json(json.loads(path.read_text()))
+    return FinderModel.load(path)
