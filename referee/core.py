@@ -550,9 +550,10 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
 def _doubt_as_last(ref: Referee, seen: Seen) -> Seen | None:
     """Waiting for a roll (asked to show one, or before it), the game may have moved on beyond the boards the
     rules allow now, and then no allowed board lies near a reading.  A reading impossible only on points in
-    doubt (read unsure, or a stack or two read in the other side's colour, as against the board last taken) is then the board last taken on those points, with them unsure: the play matching and
-    the resync see it, and count those points for nothing (no foul is called on them).  None when the reading
-    is impossible on points vision is sure of, or more than ``START_DOUBT`` points are in doubt."""
+    doubt (read unsure, or a stack or two read in the other side's colour, as against the board last taken)
+    is then the board last taken on those points, with them unsure: the play matching and the resync see it,
+    and count those points for nothing (no foul is called on them).  None when the reading is impossible on
+    points vision is sure of, or more than ``START_DOUBT`` points are in doubt."""
     last = ref.last_board if ref.last_board is not None else ref.asked_board
     if last is None or (ref.asked_board is None and ref.game.phase is not Phase.ROLL):
         return None

@@ -413,3 +413,14 @@ def test_asked_for_a_roll_a_reading_impossible_on_points_read_surely_is_still_se
     assert not _recorded(t)
     assert not [c for out in t.outs for c in out.calls if c.kind in ("illegal_play", "resync")]
     assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 0 and t.ref.asked_board == AFTER_BOTH
+
+
+def test_asked_for_a_roll_the_point_just_made_read_in_the_other_colour_does_not_lose_the_game():
+    t = ann_asked_to_show_her_roll()
+    after_bob = Board.from_position(BOB_42, 1)
+    assert AFTER_BOTH.points[20] == 0 and after_bob.points[20] == -2  # Bob's 4-point (dark's 21), made by his 8/4 6/4
+    for _ in range(3):  # read in Ann's colour: 17 dark and 13 light; only that point, given back to Bob, makes 15 a side
+        t.see(_as_read(after_bob, 21, 2))
+    events = _recorded(t)
+    assert Move(0, ANN_31) in events and Move(1, BOB_42) in events
+    assert not [c for out in t.outs for c in out.calls if c.kind == "illegal_play"]
