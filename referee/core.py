@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
@@ -533,6 +534,9 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
         # the points read otherwise stay unsure: no foul is called on them (see _judge_seen)
         unsure = {i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b}
         return replace(ref, unsure_run=0), replace(seen, board=board, unsure_points=seen.unsure_points | unsure), Outcome()
+    doubted = _doubt_as_last(ref, seen)
+    if doubted is not None:
+        return replace(ref, unsure_run=0), doubted, Outcome()
     ref = replace(ref, unsure_run=ref.unsure_run + 1)
     if ref.unsure_run != UNSURE_RUN:
         return ref, None, Outcome()
@@ -541,6 +545,41 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     where = f" at {', '.join(map(str, wrong))}" if wrong else ""
     text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
     return ref, None, _look(g.turn, text, tuple(wrong))
+
+
+def _doubt_as_last(ref: Referee, seen: Seen) -> Seen | None:
+    """Waiting for a roll (asked to show one, or before it), the game may have moved on beyond the boards the
+    rules allow now, and then no allowed board lies near a reading.  A reading impossible only on points in
+    doubt (read unsure, or a stack or two read in the other side's colour, as against the board last taken)
+    is then the board last taken on those points, with them unsure: the play matching and the resync see it,
+    and count those points for nothing (no foul is called on them).  None when the reading is impossible on
+    points vision is sure of, or more than ``START_DOUBT`` points are in doubt."""
+    last = ref.last_board if ref.last_board is not None else ref.asked_board
+    if last is None or (ref.asked_board is None and ref.game.phase is not Phase.ROLL):
+        return None
+    differ = {i + 1 for i, (a, b) in enumerate(zip(last.points, seen.board.points)) if a != b}
+    doubt = frozenset(differ & (seen.unsure_points | _mixed_few(last, seen.board)))
+    if len(doubt) > START_DOUBT:
+        return None
+    board = Board(tuple(a if i + 1 in doubt else b for i, (a, b) in enumerate(zip(last.points, seen.board.points))), seen.board.bar)
+    taken = replace(seen, board=board, unsure_points=seen.unsure_points | doubt)
+    if doubt and _possible(ref, taken):
+        return taken
+    # a stack read in the other side's colour where checkers moved (a point read as on the last board is
+    # confirmed by it): only if one set of as few such points, no more than MIXED_MAX, makes the reading possible
+    sure = [i for i, n in enumerate(board.points) if n and i + 1 in differ and i + 1 not in taken.unsure_points]
+    for k in range(1, MIXED_MAX + 1):
+        fits = [flipped for c in itertools.combinations(sure, k)
+                if _possible(ref, flipped := replace(taken, board=_flipped(board, c), unsure_points=taken.unsure_points | {i + 1 for i in c}))]
+        if fits:
+            return fits[0] if len(fits) == 1 and len(doubt) + k <= START_DOUBT else None
+    return None
+
+
+def _flipped(board: Board, indices: Iterable[int]) -> Board:
+    """The board with the checkers at ``indices`` (0-based) given to the other side."""
+    flip = set(indices)
+    return Board(tuple(-n if i in flip else n for i, n in enumerate(board.points)), board.bar)
 
 
 def _mixed_few(expected: Board, read: Board) -> frozenset[int]:

@@ -348,3 +348,79 @@ def test_one_play_by_the_other_player_is_not_a_turn_passed_when_the_roller_had_a
     out = t.see(Board.from_position(ann, 0))
     assert not out.events and not [c for c in out.calls if c.kind == "resync"]
     assert t.ref.game.turn == 1 and t.ref.game.phase is Phase.ROLL
+
+
+# While the referee asks a player to show a roll, the game goes on; a stack the camera leaves unread (or reads in
+# the other side's colour) must not make every reading "impossible" and so hide the rest of the game.  By hand:
+# Bob rolls 6-5 and plays 24/18/13 (seen); Ann's roll is missed and she plays 8/5 6/5 (3-1, or 1-1 played
+# 8/7/6/5 6/5): the referee asks her to show the roll.  Instead Bob rolls 4-2, unseen, and plays 8/4 6/4 (only
+# 4-2 plays it: a 4 and a 2 from two points; 2-2 would move four twos).
+BOB_42 = played(ANN_31.swap(), (8, 4), (6, 4))  # Bob's view
+
+
+def ann_asked_to_show_her_roll():
+    t = bob_to_roll()
+    t.see(AFTER_OPENING, die(6, LIGHT), die(5, LIGHT))
+    t.see(Board.from_position(BOB_65, 1), die(6, LIGHT), die(5, LIGHT))
+    t.see(Board.from_position(BOB_65, 1))
+    assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 0
+    out = t.see(AFTER_BOTH)  # Ann's roll unseen: her play fits 3-1 or 1-1
+    assert [c.kind for c in out.calls] == ["please_look"] and t.ref.asked_board == AFTER_BOTH
+    t.outs.clear()
+    return t
+
+
+def _as_read(board, point, count):
+    points = list(board.points)
+    points[point - 1] = count
+    return Board(tuple(points), board.bar)
+
+
+def _recorded(t):
+    return [e for out in t.outs for e in out.events]
+
+
+def test_asked_for_a_roll_a_stack_left_unread_while_play_goes_on_does_not_lose_the_game():
+    t = ann_asked_to_show_her_roll()
+    assert AFTER_BOTH.points[12] == 3  # Ann's mid-point (dark's 13): 5 less the two she opened with
+    after_bob = Board.from_position(BOB_42, 1)
+    for _ in range(3):  # the camera cannot count Ann's mid-point: it reads it empty, and says so
+        t.see(_as_read(after_bob, 13, 0), occluded=("point:13",))
+    events = _recorded(t)
+    assert Roll(0, (3, 1)) in events and Move(0, ANN_31) in events  # Ann's play, its roll taken from it
+    assert Move(1, BOB_42) in events
+    assert not [c for out in t.outs for c in out.calls if c.kind == "illegal_play"]
+    assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 0
+
+
+def test_asked_for_a_roll_a_stack_read_in_the_other_colour_while_play_goes_on_does_not_lose_the_game():
+    t = ann_asked_to_show_her_roll()
+    assert AFTER_BOTH.points[0] == -1  # Bob's one back checker left on dark's 1 (the other went 24/18/13)
+    after_bob = Board.from_position(BOB_42, 1)
+    for _ in range(3):  # read in Ann's colour on every frame: 16 dark checkers and 14 light, no board holds that
+        t.see(_as_read(after_bob, 1, 1))
+    events = _recorded(t)
+    assert Move(0, ANN_31) in events and Move(1, BOB_42) in events
+    assert not [c for out in t.outs for c in out.calls if c.kind == "illegal_play"]
+
+
+def test_asked_for_a_roll_a_reading_impossible_on_points_read_surely_is_still_set_aside():
+    t = ann_asked_to_show_her_roll()
+    after_bob = Board.from_position(BOB_42, 1)
+    assert after_bob.points[7] == 3  # Ann's 8-point: three checkers
+    for _ in range(3):  # one read surely missing: 14 dark checkers, and no point in doubt to put it on
+        t.see(_as_read(after_bob, 8, 2))
+    assert not _recorded(t)
+    assert not [c for out in t.outs for c in out.calls if c.kind in ("illegal_play", "resync")]
+    assert t.ref.game.phase is Phase.ROLL and t.ref.game.turn == 0 and t.ref.asked_board == AFTER_BOTH
+
+
+def test_asked_for_a_roll_the_point_just_made_read_in_the_other_colour_does_not_lose_the_game():
+    t = ann_asked_to_show_her_roll()
+    after_bob = Board.from_position(BOB_42, 1)
+    assert AFTER_BOTH.points[20] == 0 and after_bob.points[20] == -2  # Bob's 4-point (dark's 21), made by his 8/4 6/4
+    for _ in range(3):  # read in Ann's colour: 17 dark and 13 light; only that point, given back to Bob, makes 15 a side
+        t.see(_as_read(after_bob, 21, 2))
+    events = _recorded(t)
+    assert Move(0, ANN_31) in events and Move(1, BOB_42) in events
+    assert not [c for out in t.outs for c in out.calls if c.kind == "illegal_play"]
