@@ -452,25 +452,52 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
     # a fit that is off puts checkers where the start has none, or a player's where the other's stand; a steep
     # camera's start stacks misread (a five read as ten: their sides seen as a second layer), or left unread,
     # are the reader's to judge while it reads, and a few are borne
-    if amiss and not (_placed(reading) and len(amiss) <= cfg.max_start_amiss and _rings_in_place(cfg, lab, layout)):
+    rings = _rings_in_place(cfg, lab, layout, hom) if amiss else None
+    if amiss and not (_placed(reading) and len(amiss) <= cfg.max_start_amiss and rings is not None and rings[0] >= rings[1]):
         amiss_text = ", ".join(f"{i + 1} ({'nothing' if reading.points[i] is None else reading.points[i]} for {START_POINTS[i]})"
                                for i in amiss if i < 24)
+        rings_text = f"; {rings[0]} start checkers' rims seen where the fit puts them, {rings[1]} needed" if rings else ""
         raise StartPositionNotFoundError(
             f"the board does not read as the start position: points {list(reading.points)!r} (dark's numbers, + dark; "
-            f"amiss: {amiss_text or 'checkers on the bar'}); set up the start position, light the board evenly, or give "
-            "the board's corners with --corners")
+            f"amiss: {amiss_text or 'checkers on the bar'}{rings_text}); set up the start position, light the board evenly, "
+            "or give the board's corners with --corners")
     # the fit is kept: the rings its bare places show, as the reader measures them
     bare = rim_strengths(rcfg, cal, to_canonical(image, maps))
     bare[np.array([[abs(n) > k for k in range(bare.shape[1])] for n in START_POINTS])] = np.nan  # under a start checker
     return replace(cal, bare_rims=bare, start_misread=tuple(i + 1 for i in amiss)), rank
 
 
-def _rings_in_place(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layout) -> bool:
-    """Whether the fit puts nearly every start checker's copper ring where the fit says it is: one that misses
-    an end of the board by a point's width still reads most of the start position back."""
+def _rings_in_place(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: Layout,
+                    hom: NDArray[np.float64]) -> tuple[int, int]:
+    """How many start checkers' copper rings the fit puts where they are seen, and how many it must: one that misses
+    an end of the board by a point's width still reads most of the start position back.
+
+    "Where" allows a ring's own uncertainty: ``ring_in_place_mm``, or ``ring_in_place_px`` image pixels where the
+    camera sees fewer pixels per mm than that (a small board, or one turned askew, which fills the frame less).
+    On a board seen that coarsely a rim's edge spans under two pixels and blurs away, so a ring not found at all
+    is no evidence against the fit, whereas one found astray is: the rings not found are excused, down to
+    ``min_start_checkers`` in place."""
     seen, want = find_start_checkers(cfg, lab, layout)
-    near = np.hypot(*(seen - want).T) <= cfg.ring_in_place_mm if len(seen) else np.zeros(0, bool)
-    return int(near.sum()) >= cfg.min_rings_in_place
+    slots = sum(len(s) for s in _start_slots(cfg.reader.geometry, layout)[:2])
+    if not len(seen):
+        return 0, cfg.min_rings_in_place
+    ppm = image_px_per_mm(hom, want)
+    near = np.hypot(*(seen - want).T) <= np.maximum(cfg.ring_in_place_mm, cfg.ring_in_place_px / ppm)
+    need = cfg.min_rings_in_place
+    if float(np.median(ppm)) < cfg.ring_coarse_px_per_mm:
+        need = max(need - (slots - len(seen)), cfg.min_start_checkers)
+    return int(near.sum()), need
+
+
+def image_px_per_mm(hom: NDArray[np.float64], at_mm: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Image pixels per mm of board (geometric mean of the two ways) at each place ``at_mm`` under the homography
+    ``hom`` (image to board mm; the lens's distortion, small over a few mm, left out)."""
+    inv = np.linalg.inv(hom)
+    pts = np.asarray(at_mm, np.float64).reshape(-1, 1, 2)
+    here = cv2.perspectiveTransform(pts, inv).reshape(-1, 2)
+    dx = cv2.perspectiveTransform(pts + np.array([1.0, 0.0]), inv).reshape(-1, 2) - here
+    dy = cv2.perspectiveTransform(pts + np.array([0.0, 1.0]), inv).reshape(-1, 2) - here
+    return np.sqrt(np.abs(dx[:, 0] * dy[:, 1] - dx[:, 1] * dy[:, 0]))
 
 
 def _amiss(reading: Reading) -> list[int]:
