@@ -140,6 +140,7 @@ def test_format_hops_like_gnubg():
 SAMPLE = sample_positions(random.Random(7), 1500)
 
 
+@pytest.mark.slow  # 15 s: in the slow step; the published vectors and gnubg cross-checks stay in the default run
 @pytest.mark.parametrize("chunk", range(3))
 def test_invariants_on_self_played_positions(chunk):
     for position, dice in SAMPLE[chunk::3]:

@@ -468,6 +468,7 @@ def test_calibration_falls_back_on_a_fit_that_leaves_one_dim_point_unread(calibr
     assert reading["points"] == truth["points"] and reading["bar"] == truth["bar"]
 
 
+@pytest.mark.slow  # 11 s: in the slow step, to keep the default run under 4 minutes
 def test_calibration_under_a_cool_lamp_falls_back_on_greyer_leather() -> None:
     """Under a cool lamp (Blender seed 2026132440, ``tests/data/vision_blender_cool_lamp``) the orange
     points are at HSV saturation 150-165 and the olive at 60-80: no main leather prior finds the board
