@@ -84,6 +84,20 @@ class FirmwareOnPty:
         return {i: rgb for i, rgb in enumerate(frame) if rgb != (0, 0, 0)}
 
 
+SETUP_PIXELS = {6, 13, 22, 29}
+
+
+def _led_frames(firmware: FirmwareOnPty) -> tuple[list[dict], list[dict], list[dict]]:
+    """The LED frames written so far, those of the setup signal (blue on the bar LEDs and seat lights), and those after it."""
+    frames = [firmware.lit(f) for f in list(firmware.strip.written)]
+    setup = [f for f in frames if f and set(f) == SETUP_PIXELS and all(b > 0 and r == g == 0 for r, g, b in f.values())]
+    return frames, setup, (frames[frames.index(setup[-1]) + 1:] if setup else [])
+
+
+def _lit_after_setup(firmware: FirmwareOnPty) -> bool:
+    return any(f and set(f) != SETUP_PIXELS for f in _led_frames(firmware)[2])
+
+
 @pytest.fixture(scope="module")
 def footage_dir(tmp_path_factory) -> Path:
     """The opening and two plays of a scripted game, seen by a rendered camera, as a folder of JPEG
@@ -138,7 +152,9 @@ def test_watch_first_run_calibrates_referees_and_stops_cleanly_on_sigterm(tmp_pa
         proc = start_watch(tmp_path, str(footage_dir), firmware.path)
         journal = tmp_path / "state" / "current" / "match.journal"
         deadline = time.monotonic() + 120
-        while len(journal_events(journal)) < 3 and proc.poll() is None and time.monotonic() < deadline:
+        # the LED frame of play follows the journal's events on another thread: under load it can lag them
+        while ((len(journal_events(journal)) < 3 or not _lit_after_setup(firmware)) and proc.poll() is None
+               and time.monotonic() < deadline):
             time.sleep(0.05)
         assert proc.poll() is None, "watch ended before the game was under way:\n" + proc.stdout.read()
         code, stop_seconds, output = sigterm(proc)
@@ -158,11 +174,9 @@ def test_watch_first_run_calibrates_referees_and_stops_cleanly_on_sigterm(tmp_pa
     assert (tmp_path / "state" / "current" / "match.mat").read_text().strip()
     # LED frames came over the pty: first the setup signal (blue on both bar LEDs and both seat lights:
     # pixels 6, 29, 13, 22 for every seating with the strip's start at the bottom of the image), then play
-    frames = [firmware.lit(f) for f in firmware.strip.written]
-    setup_frames = [f for f in frames if f and set(f) == {6, 13, 22, 29} and all(b > 0 and r == g == 0 for r, g, b in f.values())]
+    frames, setup_frames, later = _led_frames(firmware)
     assert setup_frames, frames[:5]
-    later = frames[frames.index(setup_frames[-1]) + 1:]
-    assert any(f and set(f) != {6, 13, 22, 29} for f in later), "no LED frame after calibration"
+    assert any(f and set(f) != SETUP_PIXELS for f in later), "no LED frame after calibration"
 
 
 def test_watch_retries_a_missing_camera_and_stops_at_once(tmp_path, monkeypatch) -> None:
