@@ -628,8 +628,7 @@ def _in_doubt(expected: Board, seen: Seen) -> frozenset[int] | None:
     if len(wrong) > START_DOUBT or wrong - seen.unsure_points - mixed or len(mixed) > MIXED_MAX:
         return None
     if mixed:
-        as_read = tuple(-n if i + 1 in mixed else n for i, n in enumerate(expected.points))
-        if _fifteen_a_side(Board(as_read, expected.bar)):
+        if _fifteen_a_side(_flipped(expected, (p - 1 for p in mixed))):
             return None  # the colours as read make a real board (back checkers swapped): a setup, not a misread
     return wrong
 
