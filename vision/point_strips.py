@@ -117,12 +117,29 @@ def load_point_net(path: Path = MODEL_PATH) -> cv2.dnn.Net | None:
     return net
 
 
-def strip_probabilities(net: cv2.dnn.Net, strips: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """(24, CLASSES) class probabilities of one frame's strips."""
-    net.setInput(strip_input(strips))
-    logits = net.forward().reshape(len(strips), CLASSES).astype(np.float64)
+def _forward(net: cv2.dnn.Net, x: NDArray[np.float32]) -> NDArray[np.float64]:
+    net.setInput(np.ascontiguousarray(x))
+    logits = net.forward().reshape(len(x), CLASSES).astype(np.float64)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def strip_probabilities(net: cv2.dnn.Net, strips: NDArray[np.uint8], again_below: float = 0.0) -> NDArray[np.float32]:
+    """(24, CLASSES) class probabilities of one frame's strips. A strip whose likeliest class is below ``again_below``
+    is looked at a second time, mirrored across the point's centre line (a point's mirror image is a point as
+    well: a layer pushed to one side is pushed to the other, a top's lean leans the other way), and its
+    probabilities of its counts are the two looks' mean: two views of one strip, where the first alone was in
+    doubt; that of ``COVERED`` is the larger of the two (either look seeing something over the point is enough: an
+    occluded point is never to be counted)."""
+    x = strip_input(strips)
+    probs = _forward(net, x)
+    again = np.flatnonzero(probs.max(axis=1) < again_below)
+    if len(again):
+        mirrored = _forward(net, x[again][..., ::-1])
+        covered = np.maximum(probs[again, COVERED], mirrored[:, COVERED])
+        probs[again] = (probs[again] + mirrored) / 2
+        probs[again, COVERED] = covered
+    return probs.astype(np.float32)
 
 
 def fifteen_a_side(counts: NDArray[np.float64], sides: NDArray[np.intp], bar: tuple[int, int] = (0, 0),
@@ -190,7 +207,7 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
     if net is None:
         return points
     maps = strip_maps(cal.lens, cal.homography, cfg.geometry, cal.layout) if maps is None else maps
-    probs = strip_probabilities(net, cut_strips(image, maps))
+    probs = strip_probabilities(net, cut_strips(image, maps), cfg.learned_min)  # a second, mirrored look where in doubt
     best = probs[:, :COVERED].argmax(axis=1)
 
     def signed(p: StackReading, n: int) -> int:
