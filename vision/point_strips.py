@@ -126,14 +126,15 @@ def _forward(net: cv2.dnn.Net, x: NDArray[np.float32]) -> NDArray[np.float64]:
 
 def strip_probabilities(net: cv2.dnn.Net, strips: NDArray[np.uint8], again_below: float = 0.0) -> NDArray[np.float32]:
     """(24, CLASSES) class probabilities of one frame's strips. A strip whose likeliest class is below ``again_below``
-    is looked at a second time, mirrored across the point's centre line (a point's mirror image is a point as
+    and that the first look does not call covered is looked at a second time, mirrored across the point's centre line (a point's mirror image is a point as
     well: a layer pushed to one side is pushed to the other, a top's lean leans the other way), and its
     probabilities of its counts are the two looks' mean: two views of one strip, where the first alone was in
     doubt; that of ``COVERED`` is the larger of the two (either look seeing something over the point is enough: an
     occluded point is never to be counted)."""
     x = strip_input(strips)
     probs = _forward(net, x)
-    again = np.flatnonzero(probs.max(axis=1) < again_below)
+    # (a strip the first look says covered stays covered whatever the second says: not looked at again)
+    again = np.flatnonzero((probs.max(axis=1) < again_below) & (probs[:, COVERED] < 0.5))
     if len(again):
         mirrored = _forward(net, x[again][..., ::-1])
         covered = np.maximum(probs[again, COVERED], mirrored[:, COVERED])
