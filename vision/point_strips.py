@@ -125,12 +125,12 @@ def _forward(net: cv2.dnn.Net, x: NDArray[np.float32]) -> NDArray[np.float64]:
 
 
 def strip_probabilities(net: cv2.dnn.Net, strips: NDArray[np.uint8], again_below: float = 0.0) -> NDArray[np.float32]:
-    """(24, CLASSES) class probabilities of one frame's strips. A strip whose likeliest class is below ``again_below``
-    and that the first look does not call covered is looked at a second time, mirrored across the point's centre line (a point's mirror image is a point as
-    well: a layer pushed to one side is pushed to the other, a top's lean leans the other way), and its
-    probabilities of its counts are the two looks' mean: two views of one strip, where the first alone was in
-    doubt; that of ``COVERED`` is the larger of the two (either look seeing something over the point is enough: an
-    occluded point is never to be counted)."""
+    """(24, CLASSES) class probabilities of one frame's strips. A strip whose likeliest class is below
+    ``again_below``, and that the first look does not call covered, is looked at a second time, mirrored across
+    the point's centre line (a point's mirror image is a point as well: a layer pushed to one side is pushed to
+    the other, a top's lean leans the other way). Its counts' probabilities are the two looks' mean: two views of
+    one strip where the first alone was in doubt; that of ``COVERED`` is the larger of the two (either look seeing
+    something over the point is enough: an occluded point is never to be counted)."""
     x = strip_input(strips)
     probs = _forward(net, x)
     # (a strip the first look says covered stays covered whatever the second says: not looked at again)
@@ -182,8 +182,8 @@ def fifteen_a_side(counts: NDArray[np.float64], sides: NDArray[np.intp], bar: tu
 def beside_cover(hidden: NDArray[np.bool_], neighbours: NDArray[np.bool_]) -> NDArray[np.bool_]:
     """(24,) the points beside a ``hidden`` one (``neighbours``: (24, 24) side by side on a row, across the bar too).
     What lies over a point reaches the next: a sleeve's edge or a cup's side hides part of it, and the colour
-    profiles, which know no sleeve's or cup's colour, count it as checkers (dev seeds 1000-3000: 3 of the 6 covered
-    points read with a wrong count). There only the network's own sure count stands; it is trained on arms,
+    profiles, which know no sleeve's or cup's colour, count it as checkers (dev seeds 1000-3000: all 6 covered
+    points read with a wrong count were the colour profiles' counts, 3 of them beside a point left unread). There only the network's own sure count stands; it is trained on arms,
     sleeves and cups."""
     return (neighbours & hidden[None, :]).any(axis=1)
 
@@ -202,8 +202,8 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
     fixture). Where the network doubts whether a full row (``FULL_ROW``) has a second layer over it, its count stands
     if it is sure once the counts the side has no room for are ruled out (:func:`fifteen_a_side`: fifteen checkers a
     side, ``bar`` of them on the bar). Beside a point left unread (:func:`beside_cover`) the colour profiles' count
-    does not stand, by a die or not, unless the network is sure of the same count. Unchanged when ``cfg.learned_points`` is off
-    or no weights ship. ``maps``: the strips' remap tables, if made."""
+    does not stand, by a die or not, unless the network is sure of the same count. A strip the network doubts is
+    looked at twice (:func:`strip_probabilities`). Unchanged when ``cfg.learned_points`` is off or no weights ship. ``maps``: the strips' remap tables, if made."""
     net = load_point_net() if cfg.learned_points else None
     if net is None:
         return points
