@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from vision.geometry import BoardGeometry, Layout
-from vision.point_strips import STRIP_SIZE, _median_u8, fifteen_a_side, strip_grid, strip_input
+from vision.config import ReaderConfig
+from vision.point_strips import CLASSES, STRIP_SIZE, _median_u8, beside_cover, fifteen_a_side, strip_grid, strip_input, strip_probabilities
+from vision.points import _neighbours
 
 
 def test_dark_point_one_runs_from_its_base_on_the_frame_towards_the_middle() -> None:
@@ -94,3 +96,43 @@ def test_a_side_with_no_room_keeps_its_readings() -> None:
     counts[2] = 0.7 * _sure(5) + 0.3 * _sure(6)
     ruled = fifteen_a_side(counts, np.zeros(24, np.intp))
     assert np.allclose(ruled, counts)
+
+
+def test_the_points_beside_a_hidden_point_are_those_on_its_row_next_to_it() -> None:
+    # home right, dark at the bottom: the bottom row runs 12..7 | bar | 6..1 from left to right, the top row
+    # 13..18 | bar | 19..24. A sleeve over dark's 7 point reaches 8 and, across the bar, 6; over 12 (the bottom
+    # left corner) only 11 (13 lies across the board, 30 mm of leather away); over 19 reaches 18 and 20
+    near = _neighbours(ReaderConfig(), Layout(home_right=True, dark_bottom=True))
+    for hidden_point, beside in ((7, {6, 8}), (12, {11}), (19, {18, 20}), (1, {2})):
+        hidden = np.zeros(24, bool)
+        hidden[hidden_point - 1] = True
+        assert set(np.flatnonzero(beside_cover(hidden, near)) + 1) == beside
+    assert not beside_cover(np.zeros(24, bool), near).any()  # nothing hidden: nothing beside
+
+
+class _LeftOrRight:
+    """Stands in for the network (not under test here): class 0 where a strip's left half is the lighter, 1 where
+    its right is, by a logit of 10 over the other classes' 0."""
+
+    x: np.ndarray
+
+    def setInput(self, x: np.ndarray) -> None:  # noqa: N802 (OpenCV's name)
+        self.x = x
+
+    def forward(self) -> np.ndarray:
+        w = self.x.shape[-1]
+        left = self.x[..., : w // 2].mean(axis=(1, 2, 3)) > self.x[..., w // 2 :].mean(axis=(1, 2, 3))
+        logits = np.zeros((len(self.x), CLASSES), np.float32)
+        logits[np.arange(len(self.x)), np.where(left, 0, 1)] = 10.0
+        return logits
+
+
+def test_a_strip_in_doubt_is_the_mean_of_its_look_and_its_mirrored_look() -> None:
+    # a strip lighter on its left: the first look says class 0 at e^10 / (e^10 + 16) = 0.99927; mirrored, class 1.
+    # Sure (above 0.9): one look. Asked again below 1.0: the mean, half each (0.4996 and 0.4996)
+    strips = np.full((24, STRIP_SIZE[1], STRIP_SIZE[0], 3), 60, np.uint8)
+    strips[:, :, : STRIP_SIZE[0] // 2] = 120
+    once = strip_probabilities(_LeftOrRight(), strips, again_below=0.9)  # type: ignore[arg-type]
+    assert np.allclose(once[:, 0], np.exp(10) / (np.exp(10) + 16), atol=1e-5)
+    twice = strip_probabilities(_LeftOrRight(), strips, again_below=1.0)  # type: ignore[arg-type]
+    assert np.allclose(twice[:, 0], twice[:, 1], atol=1e-6) and abs(float(twice[0, 0]) - 0.4996) < 1e-3

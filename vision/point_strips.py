@@ -28,7 +28,7 @@ from vision.board import Lens
 from vision.calibration import Calibration
 from vision.config import ReaderConfig
 from vision.geometry import BoardGeometry, Layout, point_axis
-from vision.points import StackReading
+from vision.points import StackReading, _neighbours
 
 Image = NDArray[np.uint8]
 Maps = tuple[NDArray[np.float32], NDArray[np.float32]]
@@ -117,12 +117,30 @@ def load_point_net(path: Path = MODEL_PATH) -> cv2.dnn.Net | None:
     return net
 
 
-def strip_probabilities(net: cv2.dnn.Net, strips: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """(24, CLASSES) class probabilities of one frame's strips."""
-    net.setInput(strip_input(strips))
-    logits = net.forward().reshape(len(strips), CLASSES).astype(np.float64)
+def _forward(net: cv2.dnn.Net, x: NDArray[np.float32]) -> NDArray[np.float64]:
+    net.setInput(np.ascontiguousarray(x))
+    logits = net.forward().reshape(len(x), CLASSES).astype(np.float64)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def strip_probabilities(net: cv2.dnn.Net, strips: NDArray[np.uint8], again_below: float = 0.0) -> NDArray[np.float32]:
+    """(24, CLASSES) class probabilities of one frame's strips. A strip whose likeliest class is below
+    ``again_below``, and that the first look does not call covered, is looked at a second time, mirrored across
+    the point's centre line (a point's mirror image is a point as well: a layer pushed to one side is pushed to
+    the other, a top's lean leans the other way). Its counts' probabilities are the two looks' mean: two views of
+    one strip where the first alone was in doubt; that of ``COVERED`` is the larger of the two (either look seeing
+    something over the point is enough: an occluded point is never to be counted)."""
+    x = strip_input(strips)
+    probs = _forward(net, x)
+    # (a strip the first look says covered stays covered whatever the second says: not looked at again)
+    again = np.flatnonzero((probs.max(axis=1) < again_below) & (probs[:, COVERED] < 0.5))
+    if len(again):
+        mirrored = _forward(net, x[again][..., ::-1])
+        covered = np.maximum(probs[again, COVERED], mirrored[:, COVERED])
+        probs[again] = (probs[again] + mirrored) / 2
+        probs[again, COVERED] = covered
+    return probs.astype(np.float32)
 
 
 def fifteen_a_side(counts: NDArray[np.float64], sides: NDArray[np.intp], bar: tuple[int, int] = (0, 0),
@@ -161,6 +179,15 @@ def fifteen_a_side(counts: NDArray[np.float64], sides: NDArray[np.intp], bar: tu
     return out
 
 
+def beside_cover(hidden: NDArray[np.bool_], neighbours: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """(24,) the points beside a ``hidden`` one (``neighbours``: (24, 24) side by side on a row, across the bar too).
+    What lies over a point reaches the next: a sleeve's edge or a cup's side hides part of it, and the colour
+    profiles, which know no sleeve's or cup's colour, count it as checkers (dev seeds 1000-3000: all 6 covered
+    points read with a wrong count were the colour profiles' counts, 3 of them beside a point left unread). There only the network's own sure count stands; it is trained on arms,
+    sleeves and cups."""
+    return (neighbours & hidden[None, :]).any(axis=1)
+
+
 def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: list[StackReading],
                    near_dice: NDArray[np.bool_] | None = None, maps: Maps | None = None,
                    bar: tuple[int, int] = (0, 0)) -> list[StackReading]:
@@ -174,13 +201,14 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
     the colour profiles' reading stands (the network read a die beside a stack as three checkers on a Blender
     fixture). Where the network doubts whether a full row (``FULL_ROW``) has a second layer over it, its count stands
     if it is sure once the counts the side has no room for are ruled out (:func:`fifteen_a_side`: fifteen checkers a
-    side, ``bar`` of them on the bar). Unchanged when ``cfg.learned_points`` is off
-    or no weights ship. ``maps``: the strips' remap tables, if made."""
+    side, ``bar`` of them on the bar). Beside a point left unread (:func:`beside_cover`) the colour profiles' count
+    does not stand, by a die or not, unless the network is sure of the same count. A strip the network doubts is
+    looked at twice (:func:`strip_probabilities`). Unchanged when ``cfg.learned_points`` is off or no weights ship. ``maps``: the strips' remap tables, if made."""
     net = load_point_net() if cfg.learned_points else None
     if net is None:
         return points
     maps = strip_maps(cal.lens, cal.homography, cfg.geometry, cal.layout) if maps is None else maps
-    probs = strip_probabilities(net, cut_strips(image, maps))
+    probs = strip_probabilities(net, cut_strips(image, maps), cfg.learned_min)  # a second, mirrored look where in doubt
     best = probs[:, :COVERED].argmax(axis=1)
 
     def signed(p: StackReading, n: int) -> int:
@@ -188,6 +216,8 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
         lean = next((p.lean[m] for m in (n, min(n, 10), min(n, 5)) if p.lean and p.lean[m] != 0), 0.0)
         return n if lean >= 0 else -n
     hidden = (probs[:, COVERED] >= 0.5) | (np.array([p.foreign for p in points]) > cfg.occluded_fraction)
+    # beside something over the board the colour profiles' count is no second opinion (they count a sleeve's edge)
+    beside = beside_cover(hidden, _neighbours(cfg, cal.layout))
     # by a die or the cube the colour profiles' count stands; where they read none, the network's as elsewhere
     by_dice = np.zeros(24, bool) if near_dice is None else near_dice & ~hidden & np.array([p.count is not None for p in points])
     # the rule of fifteen a side, for a full row the network doubts has a layer over it
@@ -207,13 +237,15 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
         if hidden[i]:  # something over the point: occluded, never a guess
             out.append(StackReading(None, max(float(probs[i, COVERED]), p.confidence if p.count is None else 0.0), p.foreign, p.lean))
         elif by_dice[i]:
-            out.append(p)
+            # beside a hidden point, only where the network is as sure of the same count
+            agreed = not beside[i] or (sure >= cfg.learned_min and int(k) == abs(p.count or 0))
+            out.append(p if agreed else StackReading(None, p.confidence, p.foreign, p.lean))
         elif sure >= cfg.learned_min:
             out.append(StackReading(signed(p, int(k)), sure, p.foreign, p.lean))
         elif kept >= FULL_ROW and ruled[i, kept] >= cfg.learned_min and int(signed(p, kept) < 0) == sides[i]:
             # a full row the network doubts has a layer over it, sure once the counts its side has no room for go
             out.append(StackReading(signed(p, kept), float(ruled[i, kept]), p.foreign, p.lean))
-        elif p.count is not None and probs[i, abs(p.count)] >= 0.5 * sure:  # a count the network finds nearly as likely
+        elif p.count is not None and not beside[i] and probs[i, abs(p.count)] >= 0.5 * sure:  # a count the network finds nearly as likely
             out.append(StackReading(p.count, float(probs[i, abs(p.count)]), p.foreign, p.lean))
         else:
             out.append(StackReading(None, sure, p.foreign, p.lean))  # unsure, and the colours read otherwise
