@@ -1985,7 +1985,7 @@ def _illegal(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     # opponent's when the dice lie in their half, or their hand was seen throwing them (into the wrong half:
     # that is called as the roll's own foul once the play is accepted).
     threw = _rolled_by(ref, seen, opponent) or (bool(seen.dice) and seen.hand == opponent)
-    if threw and g.dice is not None and judge(g.position, g.dice, seen.board.sides(g.turn)).legal:
+    if threw and g.dice is not None and judge(g.position, g.dice, _explained(ref, seen)).legal:
         ref, out = _judge_seen(replace(ref, stage=Stage.PLAYING), seen)
         if ref.stage is Stage.OVER:
             return ref, out
