@@ -397,13 +397,18 @@ def _still_in_doubt(ref: Referee, seen: Seen) -> tuple[Referee, Seen]:
     way since is the same misreading, not a fact: vision that misreads a stack once (a colour, a count) tends to
     misread it alike on every frame while it lies still, so being sure of it later proves nothing.  It stays
     unsure while it reads so; read any other way (the stack changed, or vision now sees it right), the doubt is
-    settled for good."""
+    settled for good.  Read so, the stack has not changed, so it holds what the referee knows it held: the
+    reading takes that (unsure), and is judged on the points vision reads otherwise."""
     if not ref.doubt_read:
         return ref, seen
     still = tuple((p, n) for p, n in ref.doubt_read if seen.board.points[p - 1] == n)
     if still != ref.doubt_read:
         ref = replace(ref, doubt_read=still)
-    return ref, replace(seen, unsure_points=seen.unsure_points | {p for p, _ in still}) if still else seen
+    if not still:
+        return ref, seen
+    held = Board.from_position(ref.game.position, _viewer(ref.game)).points
+    points = tuple(held[i] if any(p == i + 1 for p, _ in still) else n for i, n in enumerate(seen.board.points))
+    return ref, replace(seen, board=Board(points, seen.board.bar), unsure_points=seen.unsure_points | {p for p, _ in still})
 
 
 STOP_CALLS = ("moved_before_roll", "illegal_play")  # the calls a referee that lost the thread would make on every play
