@@ -11,7 +11,7 @@ Boards are written by hand in dark's numbering (dark's checkers positive, light'
 
 from engine.board import Board
 from engine.game import Move, OpeningRoll, Roll, Rules
-from referee.core import Seen, SeenDie, Settings, Stage, observe, start
+from referee.core import Referee, Seen, SeenDie, Settings, Stage, observe, start
 
 SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"))
 START = (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2)
@@ -26,7 +26,7 @@ def seen(points: tuple[int, ...], *dice: SeenDie, unsure: frozenset[int] = froze
     return Seen(board=Board(points, (0, 0)), dice=tuple(dice), cube_value=1, cube_position="centre", unsure_points=unsure)
 
 
-def _opened_three_one(after: tuple[int, ...]) -> tuple[object, list[object], list[str]]:
+def _opened_three_one(after: tuple[int, ...]) -> tuple[Referee, list[object], list[str]]:
     """The start read with dark's 12 empty (unsure), Ann's 3 and Bob's 1 thrown, Ann's checkers moved as ``after``
     with the dice down, then the dice picked up: the referee, its events and its calls."""
     ref = start(SETTINGS)
