@@ -289,6 +289,7 @@ class Referee:
     stop_calls: tuple[str, ...] = ()  # the calls that stop play made since the last play (repeated, the referee may be lost)
     setup_since: float | None = None  # waiting for the start: when the board was first seen not to be it
     setup_reads: int = 0  # ...and the readings since that were not it (-1: a look was asked)
+    doubt_read: tuple[tuple[int, int], ...] = ()  # (point, checkers read) where the start was taken in doubt: unsure while read so
 
     @property
     def game(self) -> Game:
@@ -374,6 +375,7 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
         seen = replace(seen, hand=ref.hand)
     ref = replace(ref, hand=None)
     if ref.stage in (Stage.PLAYING, Stage.ILLEGAL, Stage.SEATING):
+        ref, seen = _still_in_doubt(ref, seen)
         ref, fitted, out = _reconciled(ref, seen)
         if fitted is None:
             return ref, out
@@ -388,6 +390,25 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     }[ref.stage]
     new, out = handler(ref, seen)
     return _kept_track(ref, new, seen, out)
+
+
+def _still_in_doubt(ref: Referee, seen: Seen) -> tuple[Referee, Seen]:
+    """A point taken in doubt at the start (read otherwise than the start, see :func:`_setup`) and read the same
+    way since is the same misreading, not a fact: vision that misreads a stack once (a colour, a count) tends to
+    misread it alike on every frame while it lies still, so being sure of it later proves nothing.  It stays
+    unsure while it reads so; read any other way (the stack changed, or vision now sees it right), the doubt is
+    settled for good.  Read so, the stack has not changed, so it holds what the referee knows it held: the
+    reading takes that (unsure), and is judged on the points vision reads otherwise."""
+    if not ref.doubt_read:
+        return ref, seen
+    still = tuple((p, n) for p, n in ref.doubt_read if seen.board.points[p - 1] == n)
+    if still != ref.doubt_read:
+        ref = replace(ref, doubt_read=still)
+    if not still:
+        return ref, seen
+    held = Board.from_position(ref.game.position, _viewer(ref.game)).points
+    points = tuple(held[i] if any(p == i + 1 for p, _ in still) else n for i, n in enumerate(seen.board.points))
+    return ref, replace(seen, board=Board(points, seen.board.bar), unsure_points=seen.unsure_points | {p for p, _ in still})
 
 
 STOP_CALLS = ("moved_before_roll", "illegal_play")  # the calls a referee that lost the thread would make on every play
@@ -728,17 +749,22 @@ def _setup(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
             return _not_the_start(ref, seen)
         # the start was never seen whole (a hand over it, a stack misread) and the opening play is made:
         # the game is on, and its opening roll is taken as for any opening the camera missed
-        ref = replace(ref, stage=Stage.PLAYING, plays=0, setup_since=None, setup_reads=0)
+        ref = replace(ref, stage=Stage.PLAYING, plays=0, setup_since=None, setup_reads=0, doubt_read=_read_otherwise(read, opened.board))
         ref, more = _playing(ref, opened)
         note = "the start position was not seen whole, but the opening play was: the game is followed" + _taken_as(read, opened.board)
         return ref, _merge(_say(Note(note)), more)
-    ref = replace(ref, stage=Stage.PLAYING, plays=0, setup_since=None, setup_reads=0)
+    ref = replace(ref, stage=Stage.PLAYING, plays=0, setup_since=None, setup_reads=0, doubt_read=_read_otherwise(read, seen.board))
     note = "start position seen: each player rolls one die for the opening roll" + _taken_as(read, seen.board)
     out = _say(Note(note), signals=[_cube_signal(ref)])
     if seen.dice:
         ref, more = _playing(ref, seen)
         return ref, _merge(out, more)
     return ref, out
+
+
+def _read_otherwise(read: Board, taken: Board) -> tuple[tuple[int, int], ...]:
+    """The points where the board taken differs from the reading (taken in doubt), with what was read there."""
+    return tuple((i + 1, b) for i, (a, b) in enumerate(zip(taken.points, read.points)) if a != b)
 
 
 def _taken_as(read: Board, taken: Board) -> str:
@@ -1964,7 +1990,7 @@ def _illegal(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     # opponent's when the dice lie in their half, or their hand was seen throwing them (into the wrong half:
     # that is called as the roll's own foul once the play is accepted).
     threw = _rolled_by(ref, seen, opponent) or (bool(seen.dice) and seen.hand == opponent)
-    if threw and g.dice is not None and judge(g.position, g.dice, seen.board.sides(g.turn)).legal:
+    if threw and g.dice is not None and judge(g.position, g.dice, _explained(ref, seen)).legal:
         ref, out = _judge_seen(replace(ref, stage=Stage.PLAYING), seen)
         if ref.stage is Stage.OVER:
             return ref, out
