@@ -1,5 +1,5 @@
-"""The cube-face generator's moved variety (``benchmarks/cube_faces.draw_crop(..., moved=True)``): every face streaked,
-the streak a share of the face's edge whatever the camera's resolution."""
+"""The cube-face generator's moved and small varieties (``benchmarks/cube_faces.draw_crop(..., moved=True)``, ``small=True``):
+every moved face streaked by a share of its edge whatever the camera's resolution; every small face seen far."""
 
 from __future__ import annotations
 
@@ -27,3 +27,13 @@ def test_every_moved_face_is_streaked_by_a_share_of_its_edge() -> None:
         # a tenth to two fifths of the face's edge (px camera pixels), however near the camera
         assert 0.1 * seen["px"] <= seen["motion"] <= 0.4 * seen["px"], seen
 
+
+
+def test_every_small_face_is_seen_ten_to_twenty_eight_camera_pixels_across() -> None:
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        seen: dict[str, float] = {}
+        crop = cube_faces.draw_crop(rng, 5, FAMILY, seen=seen, small=True)
+        assert crop.dtype == np.uint8 and crop.ndim == 3
+        # a far cube: ten to twenty-eight camera pixels per edge (a board filling well under half the frame)
+        assert 10.0 <= seen["px"] <= 28.0, seen
