@@ -18,22 +18,14 @@ def _font_installed() -> None:
         pytest.skip("DejaVu Sans is not installed (fonts-dejavu)")
 
 
-def test_every_moved_face_is_streaked_by_a_share_of_its_edge() -> None:
-    rng = np.random.default_rng(3)
+@pytest.mark.parametrize("variety, seed", [("moved", 3), ("small", 4)])
+def test_every_face_of_a_variety_is_drawn_as_it_says(variety: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
     for _ in range(20):
         seen: dict[str, float] = {}
-        crop = cube_faces.draw_crop(rng, 3, FAMILY, seen=seen, moved=True)
+        crop = cube_faces.draw_crop(rng, 3, FAMILY, seen=seen, **{variety: True})
         assert crop.dtype == np.uint8 and crop.ndim == 3
-        # a tenth to two fifths of the face's edge (px camera pixels), however near the camera
-        assert 0.1 * seen["px"] <= seen["motion"] <= 0.4 * seen["px"], seen
-
-
-
-def test_every_small_face_is_seen_ten_to_twenty_eight_camera_pixels_across() -> None:
-    rng = np.random.default_rng(4)
-    for _ in range(20):
-        seen: dict[str, float] = {}
-        crop = cube_faces.draw_crop(rng, 5, FAMILY, seen=seen, small=True)
-        assert crop.dtype == np.uint8 and crop.ndim == 3
-        # a far cube: ten to twenty-eight camera pixels per edge (a board filling well under half the frame)
-        assert 10.0 <= seen["px"] <= 28.0, seen
+        if variety == "moved":  # a tenth to two fifths of the face's edge (px camera pixels), however near the camera
+            assert 0.1 * seen["px"] <= seen["motion"] <= 0.4 * seen["px"], seen
+        else:  # a far cube: ten to twenty-eight camera pixels per edge (a board filling well under half the frame)
+            assert 10.0 <= seen["px"] <= 28.0, seen
