@@ -9,7 +9,9 @@ The first line, as it stands, trains the shipped network. To compare training va
 never choose anything; ``--cache FILE`` keeps the draws for the next variant (``--plain-only`` trains on the
 crops of the same draws drawn without the widened variety). ``--moved SHARE`` streaks that share of the crops by motion
 blur a tenth to two fifths of the face's edge; ``--start vision/cube_cnn.onnx --lr 1e-3`` trains on from the shipped
-network for a short run (four such runs read no more dev cubes than it: docs/dice-and-cube.md).
+network for a short run (four such runs read no more dev cubes than it: docs/dice-and-cube.md). ``--small SHARE``
+draws that share with the face 10-28 camera pixels across (far cubes); the full recipe with far and moved faces is in
+docs/dice-and-cube.md ("Retraining with far and moved faces").
 
 Needs the ``train`` extra (torch, onnx, Pillow). The crops are drawn by ``benchmarks/cube_faces.py``
 with the system's typefaces (``fc-list``; Debian packages fonts-dejavu, fonts-liberation,
