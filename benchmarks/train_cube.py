@@ -9,7 +9,9 @@ The first line, as it stands, trains the shipped network. To compare training va
 never choose anything; ``--cache FILE`` keeps the draws for the next variant (``--plain-only`` trains on the
 crops of the same draws drawn without the widened variety). ``--moved SHARE`` streaks that share of the crops by motion
 blur a tenth to two fifths of the face's edge; ``--start vision/cube_cnn.onnx --lr 1e-3`` trains on from the shipped
-network for a short run (four such runs read no more dev cubes than it: docs/dice-and-cube.md).
+network for a short run (four such runs read no more dev cubes than it: docs/dice-and-cube.md). ``--small SHARE``
+draws that share with the face 10-28 camera pixels across (far cubes); the full recipe with far and moved faces is in
+docs/dice-and-cube.md ("Retraining with far and moved faces").
 
 Needs the ``train`` extra (torch, onnx, Pillow). The crops are drawn by ``benchmarks/cube_faces.py``
 with the system's typefaces (``fc-list``; Debian packages fonts-dejavu, fonts-liberation,
@@ -51,16 +53,17 @@ def legibility(px: float, defocus: float, motion: float) -> float:
     return float(np.clip((px / blur - 6.0) / 6.0, 0.0, 1.0))
 
 
-def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    seed, start, n, families, negatives, wide, moved = args
+def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    seed, start, n, families, negatives, wide, moved, small = args
     rng = np.random.default_rng([seed, start])
     xs, ys, ws, ls = [], [], [], []
     for _ in range(n):
         label = 0 if negatives else int(rng.integers(7))
         w = bool(rng.random() < wide)
         b = bool(moved) and bool(rng.random() < moved)  # no draw when none is asked: the plain sets stay as they were
+        near = bool(small) and bool(rng.random() < small)
         seen: dict[str, float] = {}
-        xs.append(cube_input(cube_faces.draw_crop(rng, label, list(families), seen=seen, wide=w, moved=b)))
+        xs.append(cube_input(cube_faces.draw_crop(rng, label, list(families), seen=seen, wide=w, moved=b, small=near)))
         ys.append(label)
         ws.append(w)
         ls.append(legibility(seen["px"], seen["defocus"], seen["motion"]))
@@ -68,13 +71,12 @@ def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float, float]) -> t
 
 
 def draw_set(seed: int, n: int, families: list[str], workers: int = 2, negatives: bool = False,
-             wide: float = 0.0, moved: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+             wide: float = 0.0, moved: float = 0.0, small: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``n`` crops of ``families``, labels drawn evenly (or all 'no cube face' with ``negatives``), whether each was
     drawn with ``cube_faces.draw_crop``'s widened variety (restyled numerals, cloths, deep shadows, dim light, lens
     bend; a share ``wide`` of them; a share ``moved`` streaked by motion blur a tenth to two fifths of the
-    face's edge long), and each one's
-    :func:`legibility`."""
-    chunks = [(seed, s, min(500, n - s), tuple(families), negatives, wide, moved) for s in range(0, n, 500)]
+    face's edge long; a share ``small`` seen 10-28 camera pixels across), and each one's :func:`legibility`."""
+    chunks = [(seed, s, min(500, n - s), tuple(families), negatives, wide, moved, small) for s in range(0, n, 500)]
     with Pool(workers) as pool:
         parts = pool.map(_chunk, chunks)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))  # type: ignore[return-value]
@@ -248,6 +250,9 @@ def main() -> int:
                     "legible (train_cube.legibility), the rest spread over the six faces, rather than towards its value alone")
     ap.add_argument("--moved", type=float, default=0.0, help="share of crops (training and negatives) streaked by motion "
                     "blur a tenth to two fifths of the face's edge long (cube_faces.draw_crop's moved)")
+    ap.add_argument("--small", type=float, default=0.0, help="share of crops (training and negatives) whose face is seen "
+                    "10-28 camera pixels across (cube_faces.draw_crop's small) rather than 11-56")
+    ap.add_argument("--workers", type=int, default=2, help="processes drawing the crops")
     ap.add_argument("--start", type=Path, help="train on from this exported network (e.g. vision/cube_cnn.onnx) rather than anew")
     ap.add_argument("--lr", type=float, default=3e-3, help="the learning rate's peak (lower, e.g. 1e-3, with --start)")
     ap.add_argument("--legible-above", type=float, help="train each cube face towards its value alone when it is at least this "
@@ -268,12 +273,13 @@ def main() -> int:
         data = np.load(args.cache)
         x, y, w, lg, xv, yv, xd, yd = (data[k] for k in ("x", "y", "w", "lg", "xv", "yv", "xd", "yd"))
     else:
-        x, y, w, lg = draw_set(args.seed, args.train, fams, wide=args.wide, moved=args.moved)
+        x, y, w, lg = draw_set(args.seed, args.train, fams, args.workers, wide=args.wide, moved=args.moved, small=args.small)
         if args.negatives:
-            xn, yn, wn, ln = draw_set(args.seed + 2000, args.negatives, fams, negatives=True, wide=args.wide, moved=args.moved)
+            xn, yn, wn, ln = draw_set(args.seed + 2000, args.negatives, fams, args.workers, negatives=True, wide=args.wide,
+                                      moved=args.moved, small=args.small)
             x, y, w, lg = (np.concatenate(pair) for pair in ((x, xn), (y, yn), (w, wn), (lg, ln)))
-        xv, yv, _, _ = draw_set(args.seed + 1000, args.val, fams)
-        xd, yd = draw_set(args.seed + 3000, args.dev, dev_fams)[:2] if dev_fams else (np.zeros((0, INPUT_SIDE, INPUT_SIDE), np.float32), np.zeros(0, np.int64))
+        xv, yv, _, _ = draw_set(args.seed + 1000, args.val, fams, args.workers)
+        xd, yd = draw_set(args.seed + 3000, args.dev, dev_fams, args.workers)[:2] if dev_fams else (np.zeros((0, INPUT_SIDE, INPUT_SIDE), np.float32), np.zeros(0, np.int64))
         if args.cache:
             np.savez_compressed(args.cache, x=x, y=y, w=w, lg=lg, xv=xv, yv=yv, xd=xd, yd=yd)
     if args.plain_only:

@@ -1,5 +1,5 @@
-"""The cube-face generator's moved variety (``benchmarks/cube_faces.draw_crop(..., moved=True)``): every face streaked,
-the streak a share of the face's edge whatever the camera's resolution."""
+"""The cube-face generator's moved and small varieties (``benchmarks/cube_faces.draw_crop(..., moved=True)``, ``small=True``):
+every moved face streaked by a share of its edge whatever the camera's resolution; every small face seen far."""
 
 from __future__ import annotations
 
@@ -18,12 +18,14 @@ def _font_installed() -> None:
         pytest.skip("DejaVu Sans is not installed (fonts-dejavu)")
 
 
-def test_every_moved_face_is_streaked_by_a_share_of_its_edge() -> None:
-    rng = np.random.default_rng(3)
+@pytest.mark.parametrize("variety, seed", [("moved", 3), ("small", 4)])
+def test_every_face_of_a_variety_is_drawn_as_it_says(variety: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
     for _ in range(20):
         seen: dict[str, float] = {}
-        crop = cube_faces.draw_crop(rng, 3, FAMILY, seen=seen, moved=True)
+        crop = cube_faces.draw_crop(rng, 3, FAMILY, seen=seen, **{variety: True})
         assert crop.dtype == np.uint8 and crop.ndim == 3
-        # a tenth to two fifths of the face's edge (px camera pixels), however near the camera
-        assert 0.1 * seen["px"] <= seen["motion"] <= 0.4 * seen["px"], seen
-
+        if variety == "moved":  # a tenth to two fifths of the face's edge (px camera pixels), however near the camera
+            assert 0.1 * seen["px"] <= seen["motion"] <= 0.4 * seen["px"], seen
+        else:  # a far cube: ten to twenty-eight camera pixels per edge (a board filling well under half the frame)
+            assert 10.0 <= seen["px"] <= 28.0, seen
