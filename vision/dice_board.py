@@ -42,7 +42,8 @@ def seen_edge_px(cfg: ReaderConfig, homography: NDArray[np.float64], view: Viewp
     x, y = centre
     square = np.array([[[x - 0.5, y - 0.5]], [[x + 0.5, y - 0.5]], [[x - 0.5, y + 0.5]]], np.float64)
     a, b, c = cv2.perspectiveTransform(square, np.linalg.inv(homography)).reshape(3, 2)
-    px_per_mm = float(np.sqrt(abs(np.cross(b - a, c - a))))
+    u, v = b - a, c - a
+    px_per_mm = float(np.sqrt(abs(u[0] * v[1] - u[1] * v[0])))  # the area a square mm covers
     return geo.die_edge * px_per_mm * float(view.scale(surface_height(geo, centre) + geo.die_edge))
 
 
