@@ -9,6 +9,9 @@
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py fit A.npz B.npz --seeds 2 --blur 0.5 --epochs 120 --out N2.json
     git show 4cd99e8:vision/cocked_cnn.json > BLENDER.json  # the pair fitted on Blender renders before
     .venv/bin/python benchmarks/bench_cocked_train.py merge N1.json N2.json BLENDER.json --out vision/cocked_cnn.json
+    # small dice too (session 40, not shipped: see docs/dice-and-cube.md): half the setups' boards at 40-78% of the frame
+    nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py render C.npz --seed 4700 --setups 16 --frames 12 --small
+    nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py render D.npz --seed 4800 --setups 16 --frames 12 --small
     # or dice the reader finds on Blender sets (blender_render.py), and cross-validation by set
     .venv/bin/python benchmarks/bench_cocked_train.py extract OUT.npz SETDIR [SETDIR ...]
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/bench_cocked_train.py fit A.npz [B.npz ...] --cv [SET ...]
