@@ -9,6 +9,9 @@
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py fit A.npz B.npz --seeds 2 --blur 0.5 --epochs 120 --out N2.json
     git show 4cd99e8:vision/cocked_cnn.json > BLENDER.json  # the pair fitted on Blender renders before
     .venv/bin/python benchmarks/bench_cocked_train.py merge N1.json N2.json BLENDER.json --out vision/cocked_cnn.json
+    # small dice too (session 40, not shipped: see docs/dice-and-cube.md): half the setups' boards at 40-78% of the frame
+    nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py render C.npz --seed 4700 --setups 16 --frames 12 --small
+    nice -n 10 .venv/bin/python benchmarks/bench_cocked_train.py render D.npz --seed 4800 --setups 16 --frames 12 --small
     # or dice the reader finds on Blender sets (blender_render.py), and cross-validation by set
     .venv/bin/python benchmarks/bench_cocked_train.py extract OUT.npz SETDIR [SETDIR ...]
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/bench_cocked_train.py fit A.npz [B.npz ...] --cv [SET ...]
@@ -125,13 +128,16 @@ def extract(out: Path, dirs: list[Path]) -> None:
     np.savez_compressed(out, looks=np.stack(looks), meta=json.dumps(rows))
 
 
-def widened_camera(rng: np.random.Generator, cam):  # type: ignore[no-untyped-def]
+def widened_camera(rng: np.random.Generator, cam, small: bool = False):  # type: ignore[no-untyped-def]
     """``cam`` (a ``vision.render.Camera``) under what a real table adds: a lens out of focus or moving, hard or soft
-    shadows, a dim or off-white lamp and camera, strong barrel, more noise and JPEG."""
+    shadows, a dim or off-white lamp and camera, strong barrel, more noise and JPEG; with ``small``, half the
+    setups' boards fill only 40-78% of the frame (a camera mounted high or wide), so a die's edge is 15-25 px and
+    the same blur takes its pips."""
     from dataclasses import replace
 
     return replace(
         cam,
+        fill=float(rng.uniform(0.40, 0.78)) if small and rng.random() < 0.5 else cam.fill,
         defocus_px=float(rng.uniform(0.8, 3.0)) if rng.random() < 0.55 else float(rng.uniform(0.0, 0.8)),
         motion_px=float(rng.uniform(2.0, 9.0)) if rng.random() < 0.4 else 0.0,
         motion_deg=float(rng.uniform(0, 180)),
@@ -145,7 +151,7 @@ def widened_camera(rng: np.random.Generator, cam):  # type: ignore[no-untyped-de
     )
 
 
-def render_sets(out: Path, seed: int, setups: int, frames: int, cocked: float) -> None:
+def render_sets(out: Path, seed: int, setups: int, frames: int, cocked: float, small: bool = False) -> None:
     """Dice the reader finds on ``vision.render`` scenes under :func:`widened_camera`, kept as :func:`extract` keeps
     Blender's: ``setups`` setups from ``seed`` (a set per ten setups), ``frames`` frames each, dice cocked at
     ``cocked``, white or ivory. Never the evaluation renderer (benchmarks/world)."""
@@ -169,7 +175,7 @@ def render_sets(out: Path, seed: int, setups: int, frames: int, cocked: float) -
     for k in range(setups):
         rng = np.random.default_rng([seed, k])
         setup = random_setup(rng)
-        setup = replace(setup, camera=widened_camera(rng, setup.camera))
+        setup = replace(setup, camera=widened_camera(rng, setup.camera, small))
         start = random_scene(rng, setup.layout, start=True)
         try:
             cal = calibrate(CalibrationConfig(reader=cfg), render(start, setup, int(rng.integers(2**31)))[0])
@@ -346,6 +352,7 @@ def main() -> None:
     r.add_argument("--setups", type=int, default=40)
     r.add_argument("--frames", type=int, default=8)
     r.add_argument("--cocked", type=float, default=0.4, help="share of dice drawn cocked (the frame's stay flat)")
+    r.add_argument("--small", action="store_true", help="half the setups with the board filling 40-78%% of the frame (small dice)")
     f = sub.add_parser("fit")
     f.add_argument("data", nargs="+")
     f.add_argument("--cv", nargs="*", default=None, help="hold out these sets in turn (all when none are named)")
@@ -368,7 +375,7 @@ def main() -> None:
     elif args.what == "extract":
         extract(args.out, args.dirs)
     elif args.what == "render":
-        render_sets(args.out, args.seed, args.setups, args.frames, args.cocked)
+        render_sets(args.out, args.seed, args.setups, args.frames, args.cocked, args.small)
     else:
         fit_main(args)
 

@@ -86,3 +86,16 @@ def test_the_shipped_network_judges_a_look_and_its_mirror_alike() -> None:
     p = model.cocked(look, 5.0)
     assert 0.0 <= p <= 1.0
     assert abs(p - model.cocked(look[:, ::-1].copy(), 5.0)) < 1e-6
+
+
+def test_the_training_generator_draws_small_boards_only_when_asked() -> None:
+    """``bench_cocked_train.py render --small``: about half the setups' boards fill 40-78% of the frame (the dice
+    15-25 camera pixels an edge, where blur takes their pips); without it the camera's own fill stands."""
+    from benchmarks.bench_cocked_train import widened_camera
+    from vision.render import Camera
+
+    cam = Camera(fill=0.9)
+    small = [widened_camera(np.random.default_rng(k), cam, small=True).fill for k in range(200)]
+    assert all(0.40 <= f <= 0.78 or f == 0.9 for f in small)
+    assert 60 <= sum(f != 0.9 for f in small) <= 140
+    assert {widened_camera(np.random.default_rng(k), cam).fill for k in range(50)} == {0.9}
