@@ -528,6 +528,11 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     # points vision is unsure of (a stack left unread) count for nothing: there the rules decide; so do a stack
     # or two read in the other side's colour, since the reading cannot be as it stands
     near = sorted((_distance(b, seen.board, seen.unsure_points | _mixed_few(b, seen.board)), rank, i) for i, (b, rank) in enumerate(allowed))
+    recounted = _recounted(ref, seen) if g.phase is Phase.MOVE and (not near or near[0][0] > 0) else None
+    if recounted is not None:
+        # no play the rules allow fits the points vision is sure of, and a count on points it is unsure of alone
+        # makes the reading possible: the checkers stand as read (the play judged as made), not as a legal play
+        return replace(ref, unsure_run=0), recounted, Outcome()
     near = [n for n in near if n[0] <= NEAR]
     if near and (len(near) == 1 or near[0][:2] < near[1][:2]):
         board = allowed[near[0][2]][0]
@@ -545,6 +550,37 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     where = f" at {', '.join(map(str, wrong))}" if wrong else ""
     text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
     return ref, None, _look(g.turn, text, tuple(wrong))
+
+
+RECOUNT_MAX = 2  # points read unsure whose counts an impossible reading may be recounted on (a stack or two)
+
+
+def _recounted(ref: Referee, seen: Seen) -> Seen | None:
+    """The reading made possible by counting differently only where vision is unsure (a stack read a checker
+    or two short or long, in its own colour, or an empty point unsure of a checker or two): the one smallest
+    such recount, the points recounted left unsure (no foul is called on them).  None when no recount on at
+    most ``RECOUNT_MAX`` unsure points makes it possible, or several alike do."""
+    unsure = sorted(seen.unsure_points)
+    if not unsure or len(unsure) > RECOUNT_MAX:
+        return None
+    options = []
+    for p in unsure:
+        n = seen.board.points[p - 1]
+        options.append([m for m in range(n - 2, n + 3) if m != n and (n == 0 or m * n >= 0)] + [n])
+    best: list[tuple[int, Board]] = []
+    for counts in itertools.product(*options):
+        change = sum(abs(m - seen.board.points[p - 1]) for p, m in zip(unsure, counts))
+        if not change or (best and change > best[0][0]):
+            continue
+        points = list(seen.board.points)
+        for p, m in zip(unsure, counts):
+            points[p - 1] = m
+        board = Board(tuple(points), seen.board.bar)
+        if _possible(ref, replace(seen, board=board)):
+            best = [b for b in best if b[0] == change] + [(change, board)]
+    if len(best) != 1:
+        return None
+    return replace(seen, board=best[0][1])
 
 
 def _doubt_as_last(ref: Referee, seen: Seen) -> Seen | None:
@@ -933,10 +969,21 @@ def _went_on_with(ref: Referee, played: Seen, event: OpeningRoll | Roll, known: 
     return ref, _merge(out, more)
 
 
-def _void_roll(ref: Referee, mover: int) -> Outcome:
+def _void_roll(ref: Referee, mover: int, seen: Seen) -> Outcome:
+    """The opponent of ``mover`` rolled with the mover's dice still down: void, called only when vision is
+    sure of it (every die read surely, a whole roll of two in the opponent's right-hand half beside a die of the
+    mover's in theirs, and no hand of the mover's seen throwing); a die more than a roll seen otherwise (a
+    phantom, a die read in the wrong half) asks for a look."""
     names = ref.settings.players
-    why = f"{names[1 - mover]} rolled before {names[mover]} picked up the dice: that roll is void"
-    return _reroll(1 - mover, why, Call("roll_before_pickup", 1 - mover, (why,)))
+    caller = 1 - mover
+    halves = [d.half for d in seen.dice]
+    sure = (all(d.sure for d in seen.dice) and halves.count(ref.settings.right_half(caller)) == 2
+            and halves.count(ref.settings.right_half(mover)) >= 1 and seen.hand != mover)
+    if not sure:
+        return _look(caller, f"{len(seen.dice)} dice on the board, read unsurely or not as a roll beside {names[mover]}'s "
+                             f"dice (the camera cannot tell whether {names[caller]} rolled early): please look")
+    why = f"{names[caller]} rolled before {names[mover]} picked up the dice: that roll is void"
+    return _reroll(caller, why, Call("roll_before_pickup", caller, (why,)))
 
 
 def _reroll(player: int | None, why: str, call: Call) -> Outcome:
@@ -998,7 +1045,7 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         return ref, Outcome()  # the dice called lie where they lay: said once
     ref = replace(ref, called_dice=())
     if len(seen.dice) > 2 and {d.half for d in seen.dice} >= {"home", "outer"}:
-        return replace(ref, dice_read=()), _void_roll(ref, 1 - player)  # rolled with the other pair still down
+        return replace(ref, dice_read=()), _void_roll(ref, 1 - player, seen)  # rolled with the other pair still down
     problem = _roll_problem(ref, seen, player, 2)
     if problem:
         kind, who, why = problem
@@ -1145,7 +1192,7 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if len(read) == 2 and len(mine) == 2 and not theirs:
         return _roll_after_play(ref, seen, read, one_play)
     if mine and theirs:
-        return ref, _void_roll(ref, player)
+        return ref, _void_roll(ref, player, seen)
     if read:
         ref = replace(ref, dice_read=read)
     if theirs and not mine:
@@ -1640,7 +1687,7 @@ def _result_note(ref: Referee, how: str) -> Note:
 
 def _in_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if len(seen.dice) > 2:
-        return ref, _void_roll(ref, ref.game.turn)
+        return ref, _void_roll(ref, ref.game.turn, seen)
     if _opponent_rolled(ref, seen):
         # The roller's dice went unseen as they were picked up: the play is judged, then the roll.
         ref, out = _judge_seen(replace(ref, dice_on_board=False), seen)
