@@ -24,6 +24,7 @@ Players: 0 is dark, 1 is light.  Points named to the LEDs are dark's numbers.
 from __future__ import annotations
 
 import enum
+from collections import Counter
 import functools
 import itertools
 from dataclasses import dataclass, field, replace
@@ -1828,6 +1829,9 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     name = ref.settings.players[player]
     if verdict.legal:
         return _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
+    doubted = _roll_in_doubt(ref, seen, after, verdict)
+    if doubted is not None:
+        return doubted
     early = _played_then_other_moved(ref, seen)
     if early is not None:
         return _other_moved_early(ref, early)
@@ -1858,6 +1862,40 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
         verdict=verdict,
         calls=[call],
     )
+
+
+def _roll_in_doubt(ref: Referee, seen: Seen, after: Position | tuple[tuple[int, ...], tuple[int, ...]],
+                   verdict: Verdict) -> tuple[Referee, Outcome] | None:
+    """The play is illegal with the roll recorded, but vision never read that roll surely (a die read cocked
+    unsurely, its pips doubted): no foul is called on a roll the camera was unsure of.  Where the checkers as
+    they stand are a legal play of exactly one roll, that roll is recorded instead (taken from the play, marked
+    so); where of several, a look names them; where of none, the play is illegal whatever was rolled: None
+    (the call stands)."""
+    g = ref.game
+    if g.dice is None or ref.before_roll is None or not ref.rolls_read or max(s for _, s in ref.rolls_read) >= SURE:
+        return None
+    rolls = [r for r in _rolls_explaining(ref, seen, ()) if r != g.dice and (ref.plays or r[0] != r[1])]
+    if not rolls:
+        return None
+    mover, name = g.turn, ref.settings.players[g.turn]
+    was = f"{g.dice[0]}-{g.dice[1]}"
+    # a die read unsurely is still evidence: of the rolls the play fits, those keeping more of the numbers read
+    kept = {r: len(list((Counter(r) & Counter(g.dice)).elements())) for r in rolls}
+    best = [r for r in rolls if kept[r] == max(kept.values())]
+    if len(best) == 1 and ref.settings.mode is not Mode.TOURNAMENT:
+        roll = best[0]
+        event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
+        amended = replace(ref, match=apply_to_match(ref.before_roll, event), rolls_read=())
+        others = [f"{a}-{b}" for a, b in rolls if (a, b) != roll]
+        text = (f"{name}'s roll, read unsurely as {was}, recorded as {roll[0]}-{roll[1]}, the roll the play fits "
+                + (f"keeping most of the numbers read (it fits {' or '.join(others)} as well)" if others else "alone")
+                + ": taken from the play; correct the record if it was another")
+        new, out = _judge_seen(amended, seen, decided=True)
+        return new, _merge(Outcome(events=(event,), notes=(Note(text, "warning"),), inferred=(event,), retracted=1), out)
+    text = (f"{name}'s roll was read unsurely as {was}, with which the play is illegal; it fits "
+            f"{' or '.join(f'{a}-{b}' for a, b in rolls)}: please look at the dice")
+    ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
+    return ref, replace(_look(mover, text), verdict=verdict)
 
 
 # --- a second opinion on the seating ---------------------------------------------------------

@@ -79,3 +79,46 @@ def test_light_rolling_surely_beside_dark_dice_still_down_is_void():
     new, out = observe(ref, Seen(board=after, dice=dark_dice + pair, hand=1))
     assert [(c.kind, c.player) for c in out.calls] == [("roll_before_pickup", 1)]
     assert new.game.phase is Phase.MOVE and new.game.turn == 0
+
+
+def light_to_roll():
+    """Dark opened 5-2 with 13/8 13/11; light is to roll."""
+    ref = opened()
+    after = {**START, 13: 3, 8: 4, 11: 1}
+    dark_dice = (SeenDie(5, True, SETTINGS.right_half(0)), SeenDie(2, True, SETTINGS.right_half(0)))
+    ref, _ = observe(ref, Seen(board=board(after), dice=dark_dice))
+    ref, out = observe(ref, Seen(board=board(after)))
+    assert ref.game.turn == 1 and ref.game.phase is Phase.ROLL
+    return ref, after
+
+
+def light_plays_after_an_unsure_roll(played: dict[int, int]):
+    ref, _ = light_to_roll()
+    light = SETTINGS.right_half(1)
+    unsure_dice = (SeenDie(2, True, light, confidence=0.4), SeenDie(1, True, light, confidence=0.4))  # a 3-1, read 2-1
+    ref, out = observe(ref, Seen(board=board(played), dice=unsure_dice))
+    assert ref.game.dice == (2, 1)
+    return observe(ref, Seen(board=board(played)))  # dice picked up: judged
+
+
+def test_a_play_illegal_only_with_a_roll_read_unsurely_is_recorded_with_the_one_roll_it_fits():
+    # Light rolled 3-1 (read 2-1, unsurely) and played 13/10 6/5 in light's numbers: dark's 12 to 15 and 19 to 20.
+    # With 2-1 that is illegal (4 pips); with 1-1 13/12 is blocked (dark holds light's 12, dark's 13); of the rolls
+    # keeping a number read, only 3-1 makes it.  No foul on a roll the camera was unsure of: 3-1, from the play.
+    after = {**START, 13: 3, 8: 4, 11: 1}
+    played = {**after, 12: -4, 15: -1, 19: -4, 20: -1}
+    ref, out = light_plays_after_an_unsure_roll(played)
+    assert not [c for c in out.calls if c.kind == "illegal_play"]
+    assert [type(e).__name__ for e in out.events] == ["Roll", "Move"] and out.events[0].dice == (3, 1)
+    assert out.inferred == (out.events[0],) and out.retracted == 1
+    assert ref.stage is Stage.PLAYING and ref.game.turn == 0
+
+
+def test_a_play_illegal_only_with_a_roll_read_unsurely_that_fits_several_rolls_asks_for_a_look():
+    # Light played 8/5 6/5 in light's numbers (dark's 17 to 20, 19 to 20): 3-1, or 1-1 (8/7/6/5 6/5); each keeps
+    # the 1 read.  Not the 2-1 read, unsurely: a look naming both, no foul, nothing recorded.
+    after = {**START, 13: 3, 8: 4, 11: 1}
+    played = {**after, 17: -2, 19: -4, 20: -2}
+    ref, out = light_plays_after_an_unsure_roll(played)
+    assert [c.kind for c in out.calls] == ["please_look"] and "3-1" in out.notes[0].text and "1-1" in out.notes[0].text
+    assert out.events == () and ref.stage is Stage.ILLEGAL
