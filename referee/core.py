@@ -131,6 +131,7 @@ class Seen:
     unsure_points: frozenset[int] = frozenset()  # dark's numbers read with low confidence
     t: float | None = None  # seconds into the footage (or since the start), when known
     hand: int | None = None  # the player from whose side a hand last reached over the board before this settled (referee.rolls)
+    recounted: frozenset[int] = frozenset()  # dark's numbers the referee changed to make the reading possible (see _recounted)
 
     @classmethod
     def from_reading(cls, reading: Reading, t: float | None = None) -> Seen:
@@ -557,31 +558,42 @@ RECOUNT_MAX = 2  # points read unsure whose counts an impossible reading may be 
 
 
 def _recounted(ref: Referee, seen: Seen) -> Seen | None:
-    """The reading made possible by counting differently only where vision is unsure (a stack read a checker
-    or two short or long, in its own colour, or an empty point unsure of a checker or two): the one smallest
-    such recount, the points recounted left unsure (no foul is called on them).  None when no recount on at
-    most ``RECOUNT_MAX`` unsure points makes it possible, or several alike do."""
+    """The reading made possible by changing it only where vision may be wrong without knowing it: a count
+    where it is unsure (a stack read a checker or two short or long, in its own colour, or an empty point unsure
+    of a checker or two), and a point or two where checkers moved read in the other side's colour (a checker
+    landing read as the other colour).  The one smallest such change (a checker recounted or a point flipped
+    counting one each), those points left unsure: no foul is called on them.  None when no change on at most
+    ``RECOUNT_MAX`` unsure points and ``MIXED_MAX`` flipped points makes it possible, or several alike do."""
     unsure = sorted(seen.unsure_points)
-    if not unsure or len(unsure) > RECOUNT_MAX:
+    if len(unsure) > RECOUNT_MAX:
         return None
+    before = Board.from_position(ref.game.position, ref.game.turn)
+    moved = [i for i, (a, b) in enumerate(zip(before.points, seen.board.points)) if b and a != b and i + 1 not in seen.unsure_points]
     options = []
     for p in unsure:
         n = seen.board.points[p - 1]
-        options.append([m for m in range(n - 2, n + 3) if m != n and (n == 0 or m * n >= 0)] + [n])
-    best: list[tuple[int, Board]] = []
-    for counts in itertools.product(*options):
-        change = sum(abs(m - seen.board.points[p - 1]) for p, m in zip(unsure, counts))
-        if not change or (best and change > best[0][0]):
-            continue
-        points = list(seen.board.points)
-        for p, m in zip(unsure, counts):
-            points[p - 1] = m
-        board = Board(tuple(points), seen.board.bar)
-        if _possible(ref, replace(seen, board=board)):
-            best = [b for b in best if b[0] == change] + [(change, board)]
+        options.append([n] + [m for m in range(n - 2, n + 3) if m != n and (n == 0 or m * n >= 0)])
+    best: dict[Board, int] = {}
+    for k in range(MIXED_MAX + 1):
+        for flips in itertools.combinations(moved, k):
+            flipped = _flipped(seen.board, flips)
+            for counts in itertools.product(*options):
+                change = k + sum(abs(m - seen.board.points[p - 1]) for p, m in zip(unsure, counts))
+                if not change or (best and change > min(best.values())):
+                    continue
+                points = list(flipped.points)
+                for p, m in zip(unsure, counts):
+                    points[p - 1] = m
+                board = Board(tuple(points), seen.board.bar)
+                for taken in dict.fromkeys((board, _mend_opponent(ref, board))):
+                    if _possible(ref, replace(seen, board=taken)):
+                        best = {b: c for b, c in best.items() if c <= change}
+                        best[taken] = change
     if len(best) != 1:
         return None
-    return replace(seen, board=best[0][1])
+    board = next(iter(best))
+    changed = {i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b}
+    return replace(seen, board=board, unsure_points=seen.unsure_points | changed, recounted=frozenset(changed))
 
 
 def _doubt_as_last(ref: Referee, seen: Seen) -> Seen | None:
@@ -1847,7 +1859,8 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     points = _dark_points(verdict.points, player)
     hint = f" (did you mean {verdict.closest[0]}?)" if verdict.closest and ref.settings.mode is not Mode.TOURNAMENT else ""
     ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
-    doubt = sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
+    # a count or colour the referee changed to make the reading possible is its deduction, never grounds for a foul
+    doubt = sorted((seen.unsure_points & {p for p in points if isinstance(p, int)}) | seen.recounted)
     miscount = _one_checker_from_legal(ref, seen)
     if miscount and not doubt:
         # One checker more or fewer than a legal play: a stack miscounted looks just like it.

@@ -122,3 +122,14 @@ def test_a_play_illegal_only_with_a_roll_read_unsurely_that_fits_several_rolls_a
     ref, out = light_plays_after_an_unsure_roll(played)
     assert [c.kind for c in out.calls] == ["please_look"] and "3-1" in out.notes[0].text and "1-1" in out.notes[0].text
     assert out.events == () and ref.stage is Stage.ILLEGAL
+
+
+def test_a_checker_landing_read_in_the_other_colour_is_judged_where_it_landed():
+    # Dark rolled 5-2 and played 13/8 13/10 (illegal: a three for the two).  The checker on 10 is read as
+    # light's: dark shows 14, light 16, which cannot be.  Read in dark's colour, it is the play as made, no
+    # legal play (13/11 needs a checker on 11): a look at 10, the colour in doubt; nothing recorded.
+    ref = opened()
+    read = {**START, 13: 3, 8: 4, 10: -1}
+    ref, out = observe(ref, Seen(board=board(read)))
+    assert out.events == () and ref.stage is Stage.ILLEGAL
+    assert [c.kind for c in out.calls] == ["please_look"] and "10" in out.notes[0].text
