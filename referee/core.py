@@ -569,10 +569,20 @@ def _recounted(ref: Referee, seen: Seen) -> Seen | None:
         return None
     before = Board.from_position(ref.game.position, ref.game.turn)
     moved = [i for i, (a, b) in enumerate(zip(before.points, seen.board.points)) if b and a != b and i + 1 not in seen.unsure_points]
+    # an empty point read unsure may be a stack left unread: any count of checkers a side is short
+    g = ref.game
+    on_board = (sum(g.position.on_roll), sum(g.position.opponent))
+    dark_total = on_board[0] if g.turn == 0 else on_board[1]
+    light_total = on_board[1] if g.turn == 0 else on_board[0]
+    short = (max(0, dark_total - sum(n for n in seen.board.points if n > 0) - seen.board.bar[0]),
+             max(0, light_total + sum(n for n in seen.board.points if n < 0) - seen.board.bar[1]))
     options = []
     for p in unsure:
         n = seen.board.points[p - 1]
-        options.append([n] + [m for m in range(n - 2, n + 3) if m != n and (n == 0 or m * n >= 0)])
+        if n == 0:
+            options.append([0] + list(range(1, max(2, short[0]) + 1)) + [-m for m in range(1, max(2, short[1]) + 1)])
+        else:
+            options.append([n] + [m for m in range(n - 2, n + 3) if m != n and m * n >= 0])
     best: dict[Board, int] = {}
     for k in range(MIXED_MAX + 1):
         for flips in itertools.combinations(moved, k):

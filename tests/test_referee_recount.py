@@ -133,3 +133,13 @@ def test_a_checker_landing_read_in_the_other_colour_is_judged_where_it_landed():
     ref, out = observe(ref, Seen(board=board(read)))
     assert out.events == () and ref.stage is Stage.ILLEGAL
     assert [c.kind for c in out.calls] == ["please_look"] and "10" in out.notes[0].text
+
+
+def test_a_stack_left_unread_is_counted_by_fifteen_a_side_not_snapped_to_a_legal_play():
+    # Dark rolled 5-2 and played 13/8 13/8 (illegal); the camera cannot count the stack on 8 (left unread),
+    # and is sure 11 is empty.  Fifteen a side puts five on 8: the play as made, not 13/8 13/11.
+    ref = opened()
+    read = {**START, 13: 3, 8: 0}
+    ref, out = observe(ref, Seen(board=board(read), occluded=("point:8",)))
+    assert out.events == () and ref.stage is Stage.ILLEGAL
+    assert [c.kind for c in out.calls] == ["please_look"] and "8" in out.notes[0].text
