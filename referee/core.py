@@ -24,7 +24,6 @@ Players: 0 is dark, 1 is light.  Points named to the LEDs are dark's numbers.
 from __future__ import annotations
 
 import enum
-from collections import Counter
 import functools
 import itertools
 from dataclasses import dataclass, field, replace
@@ -131,7 +130,6 @@ class Seen:
     unsure_points: frozenset[int] = frozenset()  # dark's numbers read with low confidence
     t: float | None = None  # seconds into the footage (or since the start), when known
     hand: int | None = None  # the player from whose side a hand last reached over the board before this settled (referee.rolls)
-    recounted: frozenset[int] = frozenset()  # dark's numbers the referee changed to make the reading possible (see _recounted)
 
     @classmethod
     def from_reading(cls, reading: Reading, t: float | None = None) -> Seen:
@@ -530,11 +528,6 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     # points vision is unsure of (a stack left unread) count for nothing: there the rules decide; so do a stack
     # or two read in the other side's colour, since the reading cannot be as it stands
     near = sorted((_distance(b, seen.board, seen.unsure_points | _mixed_few(b, seen.board)), rank, i) for i, (b, rank) in enumerate(allowed))
-    recounted = _recounted(ref, seen) if g.phase is Phase.MOVE and (not near or near[0][0] > 0) else None
-    if recounted is not None:
-        # no play the rules allow fits the points vision is sure of, and a count on points it is unsure of alone
-        # makes the reading possible: the checkers stand as read (the play judged as made), not as a legal play
-        return replace(ref, unsure_run=0), recounted, Outcome()
     near = [n for n in near if n[0] <= NEAR]
     if near and (len(near) == 1 or near[0][:2] < near[1][:2]):
         board = allowed[near[0][2]][0]
@@ -552,58 +545,6 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     where = f" at {', '.join(map(str, wrong))}" if wrong else ""
     text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
     return ref, None, _look(g.turn, text, tuple(wrong))
-
-
-RECOUNT_MAX = 2  # points read unsure whose counts an impossible reading may be recounted on (a stack or two)
-
-
-def _recounted(ref: Referee, seen: Seen) -> Seen | None:
-    """The reading made possible by changing it only where vision may be wrong without knowing it: a count
-    where it is unsure (a stack read a checker or two short or long, in its own colour, or an empty point unsure
-    of a checker or two), and a point or two where checkers moved read in the other side's colour (a checker
-    landing read as the other colour).  The one smallest such change (a checker recounted or a point flipped
-    counting one each), those points left unsure: no foul is called on them.  None when no change on at most
-    ``RECOUNT_MAX`` unsure points and ``MIXED_MAX`` flipped points makes it possible, or several alike do."""
-    unsure = sorted(seen.unsure_points)
-    if len(unsure) > RECOUNT_MAX:
-        return None
-    before = Board.from_position(ref.game.position, ref.game.turn)
-    moved = [i for i, (a, b) in enumerate(zip(before.points, seen.board.points)) if b and a != b and i + 1 not in seen.unsure_points]
-    # an empty point read unsure may be a stack left unread: any count of checkers a side is short
-    g = ref.game
-    on_board = (sum(g.position.on_roll), sum(g.position.opponent))
-    dark_total = on_board[0] if g.turn == 0 else on_board[1]
-    light_total = on_board[1] if g.turn == 0 else on_board[0]
-    short = (max(0, dark_total - sum(n for n in seen.board.points if n > 0) - seen.board.bar[0]),
-             max(0, light_total + sum(n for n in seen.board.points if n < 0) - seen.board.bar[1]))
-    options = []
-    for p in unsure:
-        n = seen.board.points[p - 1]
-        if n == 0:
-            options.append([0] + list(range(1, max(2, short[0]) + 1)) + [-m for m in range(1, max(2, short[1]) + 1)])
-        else:
-            options.append([n] + [m for m in range(n - 2, n + 3) if m != n and m * n >= 0])
-    best: dict[Board, int] = {}
-    for k in range(MIXED_MAX + 1):
-        for flips in itertools.combinations(moved, k):
-            flipped = _flipped(seen.board, flips)
-            for counts in itertools.product(*options):
-                change = k + sum(abs(m - seen.board.points[p - 1]) for p, m in zip(unsure, counts))
-                if not change or (best and change > min(best.values())):
-                    continue
-                points = list(flipped.points)
-                for p, m in zip(unsure, counts):
-                    points[p - 1] = m
-                board = Board(tuple(points), seen.board.bar)
-                for taken in dict.fromkeys((board, _mend_opponent(ref, board))):
-                    if _possible(ref, replace(seen, board=taken)):
-                        best = {b: c for b, c in best.items() if c <= change}
-                        best[taken] = change
-    if len(best) != 1:
-        return None
-    board = next(iter(best))
-    changed = {i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b}
-    return replace(seen, board=board, unsure_points=seen.unsure_points | changed, recounted=frozenset(changed))
 
 
 def _doubt_as_last(ref: Referee, seen: Seen) -> Seen | None:
@@ -1851,9 +1792,6 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     name = ref.settings.players[player]
     if verdict.legal:
         return _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
-    doubted = _roll_in_doubt(ref, seen, after, verdict)
-    if doubted is not None:
-        return doubted
     early = _played_then_other_moved(ref, seen)
     if early is not None:
         return _other_moved_early(ref, early)
@@ -1869,8 +1807,7 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     points = _dark_points(verdict.points, player)
     hint = f" (did you mean {verdict.closest[0]}?)" if verdict.closest and ref.settings.mode is not Mode.TOURNAMENT else ""
     ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
-    # a count or colour the referee changed to make the reading possible is its deduction, never grounds for a foul
-    doubt = sorted((seen.unsure_points & {p for p in points if isinstance(p, int)}) | seen.recounted)
+    doubt = sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
     miscount = _one_checker_from_legal(ref, seen)
     if miscount and not doubt:
         # One checker more or fewer than a legal play: a stack miscounted looks just like it.
@@ -1885,40 +1822,6 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
         verdict=verdict,
         calls=[call],
     )
-
-
-def _roll_in_doubt(ref: Referee, seen: Seen, after: Position | tuple[tuple[int, ...], tuple[int, ...]],
-                   verdict: Verdict) -> tuple[Referee, Outcome] | None:
-    """The play is illegal with the roll recorded, but vision never read that roll surely (a die read cocked
-    unsurely, its pips doubted): no foul is called on a roll the camera was unsure of.  Where the checkers as
-    they stand are a legal play of exactly one roll, that roll is recorded instead (taken from the play, marked
-    so); where of several, a look names them; where of none, the play is illegal whatever was rolled: None
-    (the call stands)."""
-    g = ref.game
-    if g.dice is None or ref.before_roll is None or not ref.rolls_read or max(s for _, s in ref.rolls_read) >= SURE:
-        return None
-    rolls = [r for r in _rolls_explaining(ref, seen, ()) if r != g.dice and (ref.plays or r[0] != r[1])]
-    if not rolls:
-        return None
-    mover, name = g.turn, ref.settings.players[g.turn]
-    was = f"{g.dice[0]}-{g.dice[1]}"
-    # a die read unsurely is still evidence: of the rolls the play fits, those keeping more of the numbers read
-    kept = {r: len(list((Counter(r) & Counter(g.dice)).elements())) for r in rolls}
-    best = [r for r in rolls if kept[r] == max(kept.values())]
-    if len(best) == 1 and ref.settings.mode is not Mode.TOURNAMENT:
-        roll = best[0]
-        event: Event = Roll(mover, roll) if ref.plays else OpeningRoll(roll if mover == 0 else (roll[1], roll[0]))
-        amended = replace(ref, match=apply_to_match(ref.before_roll, event), rolls_read=())
-        others = [f"{a}-{b}" for a, b in rolls if (a, b) != roll]
-        text = (f"{name}'s roll, read unsurely as {was}, recorded as {roll[0]}-{roll[1]}, the roll the play fits "
-                + (f"keeping most of the numbers read (it fits {' or '.join(others)} as well)" if others else "alone")
-                + ": taken from the play; correct the record if it was another")
-        new, out = _judge_seen(amended, seen, decided=True)
-        return new, _merge(Outcome(events=(event,), notes=(Note(text, "warning"),), inferred=(event,), retracted=1), out)
-    text = (f"{name}'s roll was read unsurely as {was}, with which the play is illegal; it fits "
-            f"{' or '.join(f'{a}-{b}' for a, b in rolls)}: please look at the dice")
-    ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
-    return ref, replace(_look(mover, text), verdict=verdict)
 
 
 # --- a second opinion on the seating ---------------------------------------------------------
