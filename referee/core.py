@@ -1153,6 +1153,11 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     theirs = [d for d in seen.dice if d.half == other_half]
     read = _readable(mine, half)
     one_play = _one_play_away(ref.game.position, seen.board.sides(player))
+    roll_read = _roll_of(read)
+    if roll_read is not None and one_play and any(not d.flat for d in read) and not judge(ref.game.position, roll_read, seen.board.sides(player)).legal:
+        # as for a roll played as it lies (_played_as_lying): a die read cocked by a camera unsure of it, whose number
+        # makes the checkers as they stand no legal play, may be misread in number too: it counts as unread
+        read = tuple(d for d in read if d.flat)
     if len(read) == 2 and len(mine) == 2 and not theirs:
         return _roll_after_play(ref, seen, read, one_play)
     if mine and theirs:
