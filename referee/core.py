@@ -959,10 +959,21 @@ def _went_on_with(ref: Referee, played: Seen, event: OpeningRoll | Roll, known: 
     return ref, _merge(out, more)
 
 
-def _void_roll(ref: Referee, mover: int) -> Outcome:
+def _void_roll(ref: Referee, mover: int, seen: Seen) -> Outcome:
+    """The opponent of ``mover`` rolled with the mover's dice still down: void, called only when vision is
+    sure of it (every die read surely, a whole roll of two in the opponent's right-hand half beside a die of the
+    mover's in theirs, and no hand of the mover's seen throwing); a die more than a roll seen otherwise (a
+    phantom, a die read in the wrong half) asks for a look."""
     names = ref.settings.players
-    why = f"{names[1 - mover]} rolled before {names[mover]} picked up the dice: that roll is void"
-    return _reroll(1 - mover, why, Call("roll_before_pickup", 1 - mover, (why,)))
+    caller = 1 - mover
+    halves = [d.half for d in seen.dice]
+    sure = (all(d.sure for d in seen.dice) and halves.count(ref.settings.right_half(caller)) == 2
+            and halves.count(ref.settings.right_half(mover)) >= 1 and seen.hand != mover)
+    if not sure:
+        return _look(caller, f"{len(seen.dice)} dice on the board, read unsurely or not as a roll beside {names[mover]}'s "
+                             f"dice (the camera cannot tell whether {names[caller]} rolled early): please look")
+    why = f"{names[caller]} rolled before {names[mover]} picked up the dice: that roll is void"
+    return _reroll(caller, why, Call("roll_before_pickup", caller, (why,)))
 
 
 def _reroll(player: int | None, why: str, call: Call) -> Outcome:
@@ -1024,7 +1035,7 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         return ref, Outcome()  # the dice called lie where they lay: said once
     ref = replace(ref, called_dice=())
     if len(seen.dice) > 2 and {d.half for d in seen.dice} >= {"home", "outer"}:
-        return replace(ref, dice_read=()), _void_roll(ref, 1 - player)  # rolled with the other pair still down
+        return replace(ref, dice_read=()), _void_roll(ref, 1 - player, seen)  # rolled with the other pair still down
     problem = _roll_problem(ref, seen, player, 2)
     if problem:
         kind, who, why = problem
@@ -1168,10 +1179,15 @@ def _moved_before_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     theirs = [d for d in seen.dice if d.half == other_half]
     read = _readable(mine, half)
     one_play = _one_play_away(ref.game.position, seen.board.sides(player))
+    roll_read = _roll_of(read)
+    if roll_read is not None and one_play and any(not d.flat for d in read) and not judge(ref.game.position, roll_read, seen.board.sides(player)).legal:
+        # as for a roll played as it lies (_played_as_lying): a die read cocked by a camera unsure of it, whose number
+        # makes the checkers as they stand no legal play, may be misread in number too: it counts as unread
+        read = tuple(d for d in read if d.flat)
     if len(read) == 2 and len(mine) == 2 and not theirs:
         return _roll_after_play(ref, seen, read, one_play)
     if mine and theirs:
-        return ref, _void_roll(ref, player)
+        return ref, _void_roll(ref, player, seen)
     if read:
         ref = replace(ref, dice_read=read)
     if theirs and not mine:
@@ -1666,7 +1682,7 @@ def _result_note(ref: Referee, how: str) -> Note:
 
 def _in_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if len(seen.dice) > 2:
-        return ref, _void_roll(ref, ref.game.turn)
+        return ref, _void_roll(ref, ref.game.turn, seen)
     if _opponent_rolled(ref, seen):
         # The roller's dice went unseen as they were picked up: the play is judged, then the roll.
         ref, out = _judge_seen(replace(ref, dice_on_board=False), seen)
