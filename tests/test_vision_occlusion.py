@@ -11,12 +11,12 @@ from vision.calibrate import calibrate
 from vision.config import CalibrationConfig, ReaderConfig
 from vision.geometry import Layout
 from vision.pose import Viewpoint
-from vision.read import BoardReader, _neighbours, covered_points, extra_checkers, layer_steps, overcounted
+from vision.read import BoardReader, neighbour_points, covered_points, extra_checkers, layer_steps, overcounted
 from vision.render import random_scene, random_setup, render, with_arm
 
 
 def test_neighbours_are_side_by_side_on_one_row_across_the_bar() -> None:
-    near = _neighbours(ReaderConfig(), Layout(home_right=True, dark_bottom=True))
+    near = neighbour_points(ReaderConfig(), Layout(home_right=True, dark_bottom=True))
     assert near[17, 18] and near[18, 17]  # points 18 and 19 face each other across the bar
     assert near[17, 16] and not near[17, 15]  # 17 is next to 18; 16 is two points off
     assert not near[0, 23]  # points 1 and 24 are on opposite rows
@@ -31,7 +31,7 @@ def _points(cfg: ReaderConfig, worse: dict[int, float], foreign: dict[int, float
         fits[p - 1] = f
     for p, f in (foreign or {}).items():
         shares[p - 1] = f
-    neighbours = _neighbours(cfg, Layout(home_right=True, dark_bottom=True))
+    neighbours = neighbour_points(cfg, Layout(home_right=True, dark_bottom=True))
     return [i + 1 for i in np.flatnonzero(covered_points(cfg, fits, shares, neighbours))]
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from vision.geometry import BoardGeometry, Layout
 from vision.config import ReaderConfig
 from vision.point_strips import CLASSES, STRIP_SIZE, _median_u8, beside_cover, fifteen_a_side, strip_grid, strip_input, strip_probabilities
-from vision.points import _neighbours
+from vision.points import neighbour_points
 
 
 def test_dark_point_one_runs_from_its_base_on_the_frame_towards_the_middle() -> None:
@@ -102,7 +102,7 @@ def test_the_points_beside_a_hidden_point_are_those_on_its_row_next_to_it() -> N
     # home right, dark at the bottom: the bottom row runs 12..7 | bar | 6..1 from left to right, the top row
     # 13..18 | bar | 19..24. A sleeve over dark's 7 point reaches 8 and, across the bar, 6; over 12 (the bottom
     # left corner) only 11 (13 lies across the board, 30 mm of leather away); over 19 reaches 18 and 20
-    near = _neighbours(ReaderConfig(), Layout(home_right=True, dark_bottom=True))
+    near = neighbour_points(ReaderConfig(), Layout(home_right=True, dark_bottom=True))
     for hidden_point, beside in ((7, {6, 8}), (12, {11}), (19, {18, 20}), (1, {2})):
         hidden = np.zeros(24, bool)
         hidden[hidden_point - 1] = True

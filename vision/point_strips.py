@@ -28,7 +28,7 @@ from vision.board import Lens
 from vision.calibration import Calibration
 from vision.config import ReaderConfig
 from vision.geometry import BoardGeometry, Layout, point_axis
-from vision.points import StackReading, _neighbours
+from vision.points import StackReading, neighbour_points
 
 Image = NDArray[np.uint8]
 Maps = tuple[NDArray[np.float32], NDArray[np.float32]]
@@ -217,7 +217,7 @@ def learned_counts(cfg: ReaderConfig, cal: Calibration, image: Image, points: li
         return n if lean >= 0 else -n
     hidden = (probs[:, COVERED] >= 0.5) | (np.array([p.foreign for p in points]) > cfg.occluded_fraction)
     # beside something over the board the colour profiles' count is no second opinion (they count a sleeve's edge)
-    beside = beside_cover(hidden, _neighbours(cfg, cal.layout))
+    beside = beside_cover(hidden, neighbour_points(cfg, cal.layout))
     # by a die or the cube the colour profiles' count stands; where they read none, the network's as elsewhere
     by_dice = np.zeros(24, bool) if near_dice is None else near_dice & ~hidden & np.array([p.count is not None for p in points])
     # the rule of fifteen a side, for a full row the network doubts has a layer over it

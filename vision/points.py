@@ -233,7 +233,7 @@ def _alike(cfg: ReaderConfig, inlay: ColourClass, leather: tuple[ColourClass, ..
 
 
 @lru_cache(maxsize=8)
-def _neighbours(cfg: ReaderConfig, layout: Layout) -> NDArray[np.bool_]:
+def neighbour_points(cfg: ReaderConfig, layout: Layout) -> NDArray[np.bool_]:
     """(24, 24) which points lie side by side on the same row (across the bar too)."""
     axes = [point_axis(cfg.geometry, layout, p) for p in range(1, 25)]
     x = np.array([base[0] for base, _ in axes])
@@ -427,7 +427,7 @@ def read_points(cfg: ReaderConfig, cal: Calibration, profiles: NDArray[np.float3
         # (under a dim lamp, an orange inlay's darkest look is the walnut's colour)
         scores[..., 11:] = np.where((scores[..., 10] < scores[..., 5])[..., None], np.float32(-1e9), scores[..., 11:])
     arm_share = None if under_arm is None else (under_arm & ~ignore).sum(axis=1) / seen
-    neighbours = _neighbours(cfg, cal.layout)
+    neighbours = neighbour_points(cfg, cal.layout)
     covered = covered_points(cfg, fits, foreign, neighbours, arm_share)
     out = []
     leans = [tuple(float(v) for v in scores[i, 0] - scores[i, 1]) for i in range(24)]

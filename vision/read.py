@@ -169,6 +169,6 @@ from vision.dice_board import (  # noqa: E402,F401
 )
 from vision.light import normalise_light  # noqa: E402,F401
 from vision.points import (  # noqa: E402,F401
-    _TABLES, _borrowed_shade, _neighbours, class_loglik, covered_points, extra_checkers, overcounted, rim_strengths,
+    _TABLES, _borrowed_shade, neighbour_points, class_loglik, covered_points, extra_checkers, overcounted, rim_strengths,
 )
 from vision.windows import board_window, window_maps  # noqa: E402,F401
