@@ -286,7 +286,8 @@ STAGES = (
     ("vision.read", "learned_counts", "point counter"),
     ("vision.point_strips", "cut_strips", "point counter"),
     ("vision.point_strips", "strip_input", "point counter"),
-    ("vision.point_strips", "strip_probabilities", "point counter CNN"),
+    ("vision.point_strips", "strip_probabilities", "point counter"),
+    ("vision.point_strips", "_forward", "point counter CNN"),  # each forward pass (a second look runs one more)
     ("vision.read", "find_cube", "cube"),
     ("vision.read", "FineLook", "dice"),
     ("vision.read", "find_dice", "dice"),
@@ -309,7 +310,7 @@ def _patches(clock: StageClock) -> list[tuple[Any, str, Any]]:
         mod = importlib.import_module(mod_name)
         if hasattr(mod, attr):
             original = getattr(mod, attr)
-            samples = (lambda net, strips: len(strips)) if attr == "strip_probabilities" else None
+            samples = (lambda net, x: len(x)) if attr == "_forward" else None
             done.append((mod, attr, original))
             setattr(mod, attr, clock.wrap(label, original, samples))
     for mod_name, cls_name, meth, label, samples in MODELS:
