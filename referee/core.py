@@ -1755,11 +1755,13 @@ def _amend_roll(ref: Referee, roll: tuple[int, int], seen: Seen) -> tuple[Refere
 
 
 def _opponent_rolled(ref: Referee, seen: Seen) -> bool:
-    """Two dice in the opponent's half that are not the roller's numbers (the
-    roller may push their own dice aside while playing)."""
+    """Two dice in the opponent's half that are not the roller's numbers (the roller may push their own dice
+    aside while playing), or are, thrown by a hand from the opponent's side (a roll repeats one time in 18)."""
     g = ref.game
     values = sorted(d.value or 0 for d in seen.dice)
-    return len(seen.dice) == 2 and _rolled_by(ref, seen, 1 - g.turn) and g.dice is not None and values != sorted(g.dice)
+    if len(seen.dice) != 2 or not _rolled_by(ref, seen, 1 - g.turn) or g.dice is None:
+        return False
+    return values != sorted(g.dice) or seen.hand == 1 - g.turn
 
 
 def _lifted(ref: Referee, seen: Seen) -> Outcome:
