@@ -1615,6 +1615,14 @@ def _cube_pending(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         ref = replace(ref, match=match)
         ref, out = _await_roll(ref, seen)
         return ref, _merge(_say(Note(f"{ref.settings.players[answering]} took"), events=[Take(answering)], signals=[_cube_signal(ref)]), out)
+    if (_rolled_by(ref, seen, answering) and seen.hand != doubler and not _same_checkers(ref, seen)
+            and _one_play_away(g.position, seen.board.sides(doubler))):
+        # The doubler's checkers stand a play on and the one doubled throws into their own half: the take and the
+        # doubler's roll went unseen (a drop ends the game; nobody plays before a take), not a roll out of turn.
+        ref = replace(ref, match=apply_to_match(ref.match, Take(answering)))
+        ref, out = _await_roll(ref, seen)
+        return ref, _merge(_say(Note(f"{ref.settings.players[answering]} took (seen from the play that followed)"), events=[Take(answering)],
+                                signals=[_cube_signal(ref)]), out)
     if seen.dice:
         return _thrown_while_doubled(ref, seen)
     return _unrolled_while_doubled(ref, seen)
