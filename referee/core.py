@@ -1615,6 +1615,14 @@ def _cube_pending(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
         ref = replace(ref, match=match)
         ref, out = _await_roll(ref, seen)
         return ref, _merge(_say(Note(f"{ref.settings.players[answering]} took"), events=[Take(answering)], signals=[_cube_signal(ref)]), out)
+    if (_rolled_by(ref, seen, answering) and seen.hand != doubler and not _same_checkers(ref, seen)
+            and _one_play_away(g.position, seen.board.sides(doubler))):
+        # The doubler's checkers stand a play on and the one doubled throws into their own half: the take and the
+        # doubler's roll went unseen (a drop ends the game; nobody plays before a take), not a roll out of turn.
+        ref = replace(ref, match=apply_to_match(ref.match, Take(answering)))
+        ref, out = _await_roll(ref, seen)
+        return ref, _merge(_say(Note(f"{ref.settings.players[answering]} took (seen from the play that followed)"), events=[Take(answering)],
+                                signals=[_cube_signal(ref)]), out)
     if seen.dice:
         return _thrown_while_doubled(ref, seen)
     return _unrolled_while_doubled(ref, seen)
@@ -1755,11 +1763,13 @@ def _amend_roll(ref: Referee, roll: tuple[int, int], seen: Seen) -> tuple[Refere
 
 
 def _opponent_rolled(ref: Referee, seen: Seen) -> bool:
-    """Two dice in the opponent's half that are not the roller's numbers (the
-    roller may push their own dice aside while playing)."""
+    """Two dice in the opponent's half that are not the roller's numbers (the roller may push their own dice
+    aside while playing), or are, thrown by a hand from the opponent's side (a roll repeats one time in 18)."""
     g = ref.game
     values = sorted(d.value or 0 for d in seen.dice)
-    return len(seen.dice) == 2 and _rolled_by(ref, seen, 1 - g.turn) and g.dice is not None and values != sorted(g.dice)
+    if len(seen.dice) != 2 or not _rolled_by(ref, seen, 1 - g.turn) or g.dice is None:
+        return False
+    return values != sorted(g.dice) or seen.hand == 1 - g.turn
 
 
 def _lifted(ref: Referee, seen: Seen) -> Outcome:
