@@ -406,9 +406,10 @@ def _still_in_doubt(ref: Referee, seen: Seen) -> tuple[Referee, Seen]:
         ref = replace(ref, doubt_read=still)
     if not still:
         return ref, seen
+    doubt = {p for p, _ in still}
     held = Board.from_position(ref.game.position, _viewer(ref.game)).points
-    points = tuple(held[i] if any(p == i + 1 for p, _ in still) else n for i, n in enumerate(seen.board.points))
-    return ref, replace(seen, board=Board(points, seen.board.bar), unsure_points=seen.unsure_points | {p for p, _ in still})
+    points = tuple(held[i] if i + 1 in doubt else n for i, n in enumerate(seen.board.points))
+    return ref, replace(seen, board=Board(points, seen.board.bar), unsure_points=seen.unsure_points | doubt)
 
 
 STOP_CALLS = ("moved_before_roll", "illegal_play")  # the calls a referee that lost the thread would make on every play
@@ -1611,21 +1612,23 @@ def _cube_pending(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if _rolled_by(ref, seen, doubler) or (seen.dice and seen.hand == doubler):
         # The doubler rolls on: the double was taken (a die missed or cocked, or the dice thrown into the
         # wrong half, is the roll's business).
-        match = apply_to_match(ref.match, Take(answering))
-        ref = replace(ref, match=match)
-        ref, out = _await_roll(ref, seen)
-        return ref, _merge(_say(Note(f"{ref.settings.players[answering]} took"), events=[Take(answering)], signals=[_cube_signal(ref)]), out)
+        return _took(ref, seen, "")
     if (_rolled_by(ref, seen, answering) and seen.hand != doubler and not _same_checkers(ref, seen)
             and _one_play_away(g.position, seen.board.sides(doubler))):
         # The doubler's checkers stand a play on and the one doubled throws into their own half: the take and the
         # doubler's roll went unseen (a drop ends the game; nobody plays before a take), not a roll out of turn.
-        ref = replace(ref, match=apply_to_match(ref.match, Take(answering)))
-        ref, out = _await_roll(ref, seen)
-        return ref, _merge(_say(Note(f"{ref.settings.players[answering]} took (seen from the play that followed)"), events=[Take(answering)],
-                                signals=[_cube_signal(ref)]), out)
+        return _took(ref, seen, " (seen from the play that followed)")
     if seen.dice:
         return _thrown_while_doubled(ref, seen)
     return _unrolled_while_doubled(ref, seen)
+
+
+def _took(ref: Referee, seen: Seen, how: str) -> tuple[Referee, Outcome]:
+    """The double is taken (the one on turn answers it) and the reading goes on as the doubler's roll."""
+    answering = ref.game.turn
+    ref = replace(ref, match=apply_to_match(ref.match, Take(answering)))
+    ref, out = _await_roll(ref, seen)
+    return ref, _merge(_say(Note(f"{ref.settings.players[answering]} took{how}"), events=[Take(answering)], signals=[_cube_signal(ref)]), out)
 
 
 def _thrown_while_doubled(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:

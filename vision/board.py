@@ -509,3 +509,14 @@ def canonical_maps(lens: Lens, hom: NDArray[np.float64], geo: BoardGeometry, ppm
 
 def to_canonical(image: Image, maps: tuple[NDArray[np.float32], NDArray[np.float32]]) -> Image:
     return cv2.remap(image, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+
+
+def image_px_per_mm(hom: NDArray[np.float64], at_mm: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Image pixels per mm of board (geometric mean of the two ways) at each place ``at_mm`` under the homography
+    ``hom`` (image to board mm; the lens's distortion, small over a few mm, left out)."""
+    inv = np.linalg.inv(hom)
+    pts = np.asarray(at_mm, np.float64).reshape(-1, 1, 2)
+    here = cv2.perspectiveTransform(pts, inv).reshape(-1, 2)
+    dx = cv2.perspectiveTransform(pts + np.array([1.0, 0.0]), inv).reshape(-1, 2) - here
+    dy = cv2.perspectiveTransform(pts + np.array([0.0, 1.0]), inv).reshape(-1, 2) - here
+    return np.sqrt(np.abs(dx[:, 0] * dy[:, 1] - dx[:, 1] * dy[:, 0]))

@@ -25,6 +25,7 @@ from vision.board import (
     board_candidates,
     canonical_maps,
     homography_from_corners,
+    image_px_per_mm,
     order_corners,
     refine_homography,
     rescaled,
@@ -487,17 +488,6 @@ def _rings_in_place(cfg: CalibrationConfig, lab: NDArray[np.float32], layout: La
     if float(np.median(ppm)) < cfg.ring_coarse_px_per_mm:
         need = max(need - (slots - len(seen)), cfg.min_start_checkers)
     return int(near.sum()), need
-
-
-def image_px_per_mm(hom: NDArray[np.float64], at_mm: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Image pixels per mm of board (geometric mean of the two ways) at each place ``at_mm`` under the homography
-    ``hom`` (image to board mm; the lens's distortion, small over a few mm, left out)."""
-    inv = np.linalg.inv(hom)
-    pts = np.asarray(at_mm, np.float64).reshape(-1, 1, 2)
-    here = cv2.perspectiveTransform(pts, inv).reshape(-1, 2)
-    dx = cv2.perspectiveTransform(pts + np.array([1.0, 0.0]), inv).reshape(-1, 2) - here
-    dy = cv2.perspectiveTransform(pts + np.array([0.0, 1.0]), inv).reshape(-1, 2) - here
-    return np.sqrt(np.abs(dx[:, 0] * dy[:, 1] - dx[:, 1] * dy[:, 0]))
 
 
 def _amiss(reading: Reading) -> list[int]:

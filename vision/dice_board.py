@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.blobs import WhiteBlob, _pixels_inside, blob_at, die_footprint, tinted_dice, white_blobs, white_mask
+from vision.board import image_px_per_mm
 from vision.calibration import Calibration
 from vision.cocked import COCKED_PATH, die_look, load_cocked_model
 from vision.config import ReaderConfig
@@ -36,14 +37,10 @@ def flat_die_top(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float]
 def seen_edge_px(cfg: ReaderConfig, homography: NDArray[np.float64], view: Viewpoint, centre: tuple[float, float]) -> float:
     """How many camera pixels the top edge of a flat die standing at ``centre`` (canonical mm) spans: the die's
     edge times the camera's pixels per mm there (the calibration's ``homography``, undistorted image pixels to
-    canonical mm, undone over a square mm of the canonical plane) times how much larger its top is seen (:meth:`Viewpoint.scale`). The canonical windows the
+    canonical mm: :func:`vision.board.image_px_per_mm`) times how much larger its top is seen (:meth:`Viewpoint.scale`). The canonical windows the
     pips are read on are resampled finer than that; what the camera resolved is not."""
     geo = cfg.geometry
-    x, y = centre
-    square = np.array([[[x - 0.5, y - 0.5]], [[x + 0.5, y - 0.5]], [[x - 0.5, y + 0.5]]], np.float64)
-    a, b, c = cv2.perspectiveTransform(square, np.linalg.inv(homography)).reshape(3, 2)
-    u, v = b - a, c - a
-    px_per_mm = float(np.sqrt(abs(u[0] * v[1] - u[1] * v[0])))  # the area a square mm covers
+    px_per_mm = float(image_px_per_mm(homography, np.array([centre]))[0])
     return geo.die_edge * px_per_mm * float(view.scale(surface_height(geo, centre) + geo.die_edge))
 
 
