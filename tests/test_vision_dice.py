@@ -234,3 +234,20 @@ def test_face_value_reads_its_probabilities() -> None:
     assert read.confidence == pytest.approx(0.6 / 0.8) and read.sureness == 0.6
     assert FaceValue((0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)).value == 6
 
+
+
+def test_missing_model_files_stop_with_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without its shipped weights the reader says which file is missing and what to do (no silent fallback to
+    another way of reading)."""
+    import vision.dice
+    import vision.die_face
+    from vision.errors import VisionError
+
+    img, _ = _photo([3], 5)
+    monkeypatch.setattr(vision.dice, "load_face_model", lambda: None)
+    with pytest.raises(VisionError, match="dice_model.json.*reinstall"):
+        read_dice(DiceConfig(), img)
+    monkeypatch.undo()
+    monkeypatch.setattr(vision.die_face, "load_cnn", lambda: None)
+    with pytest.raises(VisionError, match="dice_cnn.json.*reinstall"):
+        read_dice(DiceConfig(), img)
