@@ -194,7 +194,7 @@ def main() -> int:
     entries, data = load_patches(args.dataset, args.cache)
     held = held_out(len(entries), args)
     pool, y, w = training_pool(data, set(range(len(entries))), args, np.random.default_rng(5))
-    photo = np.concatenate([data["photo"], data["box_photo"], np.full(args.rendered + args.negatives, -1)])
+    photo = np.concatenate([data["photo"], data["box_photo"], np.full(args.rendered + args.negatives + args.seen, -1)])
     bank = None
     if args.bank:
         if args.bank.exists():

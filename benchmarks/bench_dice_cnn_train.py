@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vision.dice import DiceConfig, candidate_regions  # noqa: E402
 from vision.dice_cnn import CNN_PATH, INPUT_SIDE, LAYERS, ConvFaceModel, cnn_input, im2col3, maxpool2  # noqa: E402
-from vision.render import DIE_WHITE, _paint_face  # noqa: E402
+from vision.render import DIE_WHITE, IVORY_DICE, _paint_face  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "data" / "dice-photos-top-down"
 PATCH, SIDE = 96, 48  # patch side, and the die's side inside a patch (pixels)
@@ -108,6 +108,36 @@ def rendered_patch(rng: np.random.Generator, value: int) -> np.ndarray:
     _paint_face(canvas, (n / 2 / ppm, n / 2 / ppm), float(rng.uniform(-4, 4)), 16.0, 16.0, value, DIE_WHITE, ppm, float(rng.uniform(0, 360)))
     img = np.clip(canvas * 255 + rng.normal(0, 2, canvas.shape), 0, 255).astype(np.uint8)
     return cv2.resize(img, (PATCH, PATCH), interpolation=cv2.INTER_LINEAR if n < PATCH else cv2.INTER_AREA)
+
+
+def seen_patch(rng: np.random.Generator, value: int) -> np.ndarray:
+    """A white or ivory die painted by the renderer as the board's camera sees it, upright, as a patch: 13 to 30
+    camera pixels an edge (a board filling 40-95% of a 1280x720 frame), a lamp's light falling across it,
+    defocused or moved, noisy and JPEG-compressed at that size, then resampled up as the board reader's
+    face windows are."""
+    ppm = float(rng.uniform(0.8, 1.9))
+    n = int(round(PATCH / SIDE * 16 * ppm)) + 4
+    canvas = np.empty((n, n, 3), np.float32)
+    canvas[:] = rng.uniform(0.08, 0.6, 3)
+    canvas *= (1 + 0.04 * rng.standard_normal(canvas.shape[:2]).astype(np.float32))[..., None]
+    colour = DIE_WHITE if rng.random() < 0.6 else IVORY_DICE[int(rng.integers(len(IVORY_DICE)))]
+    _paint_face(canvas, (n / 2 / ppm, n / 2 / ppm), float(rng.uniform(-4, 4)), 16.0, 16.0, value, colour, ppm, float(rng.uniform(0, 360)))
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n - 0.5
+    t = rng.uniform(0, 2 * np.pi)
+    canvas *= (rng.uniform(0.45, 1.1) * (1 + rng.uniform(0, 0.5) * (np.cos(t) * xx + np.sin(t) * yy)))[..., None]
+    if rng.random() < 0.6:
+        canvas = cv2.GaussianBlur(canvas, (0, 0), float(rng.uniform(0.3, 1.3)))
+    if rng.random() < 0.4:
+        k = int(rng.integers(2, 5))
+        line = np.zeros((2 * k + 1, 2 * k + 1), np.float32)
+        a = rng.uniform(0, np.pi)
+        cv2.line(line, (int(round(k - k * np.cos(a))), int(round(k - k * np.sin(a)))),
+                 (int(round(k + k * np.cos(a))), int(round(k + k * np.sin(a)))), 1.0, 1)
+        canvas = cv2.filter2D(canvas, -1, line / line.sum())
+    img = np.clip(canvas * 255 + rng.normal(0, rng.uniform(1, 5), canvas.shape), 0, 255).astype(np.uint8)
+    ok, jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 96))])
+    img = cv2.imdecode(jpg, cv2.IMREAD_COLOR) if ok else img
+    return cv2.resize(img, (PATCH, PATCH), interpolation=cv2.INTER_LINEAR)
 
 
 def collect(entries, root: Path, cfg: DiceConfig) -> dict[str, np.ndarray]:
@@ -282,6 +312,12 @@ def training_pool(data: dict[str, np.ndarray], photos: set[int], args, rng) -> t
             pool.append(dice_scenes.negative_patch(neg, fams))
             ys.append(0)
             ws.append(args.negative_weight)
+    seen = np.random.default_rng(getattr(args, "seen_seed", 41))  # its own draws: the pools fitted before stay as they were
+    for i in range(getattr(args, "seen", 0)):
+        v = 1 + i % 6
+        pool.append(seen_patch(seen, v))
+        ys.append(v)
+        ws.append(args.seen_weight)
     return pool, np.array(ys), np.array(ws, np.float64)
 
 
@@ -334,6 +370,9 @@ def training_args(ap: argparse.ArgumentParser, hard: float) -> None:
     ap.add_argument("--negatives", type=int, default=0, help="drawn hard negatives added (benchmarks/dice_scenes.py)")
     ap.add_argument("--negative-weight", type=float, default=1.0)
     ap.add_argument("--negatives-seed", type=int, default=31)
+    ap.add_argument("--seen", type=int, default=0, help="rendered dice as the board's camera sees them (small, blurred: seen_patch) added")
+    ap.add_argument("--seen-weight", type=float, default=1.0)
+    ap.add_argument("--seen-seed", type=int, default=41)
 
 
 def load_patches(dataset: Path, cache: Path | None) -> tuple[list[dict], dict[str, np.ndarray]]:

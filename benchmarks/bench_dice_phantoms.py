@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cube_faces  # noqa: E402
 import dice_scenes  # noqa: E402
 import vision.dice  # noqa: E402
+import vision.die_face  # noqa: E402
 from bench_dice_photos import label_boxes, match  # noqa: E402
 from vision.dice import DiceConfig  # noqa: E402
 from vision.dice_cnn import load_cnn  # noqa: E402
@@ -43,7 +44,7 @@ def main() -> int:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if args.cnn:
-        vision.dice.load_cnn = partial(load_cnn, args.cnn)
+        vision.die_face.load_cnn = partial(load_cnn, args.cnn)
     if args.guard:
         vision.dice.load_die_guard = (lambda: None) if args.guard == "none" else partial(load_cnn.__wrapped__, Path(args.guard))
     _, held = cube_faces.split_families()

@@ -33,6 +33,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import vision.dice  # noqa: E402
+import vision.die_face  # noqa: E402
 from vision.dice import DiceConfig, Die  # noqa: E402
 from vision.dice_cnn import load_cnn  # noqa: E402
 from bench_dice_cnn_train import cv_fold_of  # noqa: E402
@@ -118,7 +119,7 @@ def main() -> int:
     times, cpu = [], []
     for fold, photos in runs:
         if args.cnn:
-            vision.dice.load_cnn = partial(load_cnn, Path(str(args.cnn).format(fold=fold)))
+            vision.die_face.load_cnn = partial(load_cnn, Path(str(args.cnn).format(fold=fold)))
         for e in photos:
             image = cv2.imread(str(args.dataset / e["file"]))
             h, w = image.shape[:2]

@@ -222,3 +222,32 @@ def test_touching_dice_in_real_photos_are_each_found(name: str, unlabelled: list
         assert np.hypot(near.box[0] + near.box[2] / 2 - cx, near.box[1] + near.box[3] / 2 - cy) < 0.03 * w
         assert near.value == value
         unmatched.remove(near)
+
+
+def test_face_value_reads_its_probabilities() -> None:
+    """The value stage's output (vision.die_face.FaceValue), from probabilities written by hand: the likeliest of
+    the six values, how sure of it among the six, and 'no die's face' apart from them."""
+    from vision.die_face import FaceValue
+
+    read = FaceValue((0.2, 0.0, 0.1, 0.0, 0.6, 0.1, 0.0))
+    assert read.value == 4 and read.not_die == 0.2
+    assert read.confidence == pytest.approx(0.6 / 0.8) and read.sureness == 0.6
+    assert FaceValue((0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)).value == 6
+
+
+
+def test_missing_model_files_stop_with_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without its shipped weights the reader says which file is missing and what to do (no silent fallback to
+    another way of reading)."""
+    import vision.dice
+    import vision.die_face
+    from vision.errors import VisionError
+
+    img, _ = _photo([3], 5)
+    monkeypatch.setattr(vision.dice, "load_face_model", lambda: None)
+    with pytest.raises(VisionError, match="dice_model.json.*reinstall"):
+        read_dice(DiceConfig(), img)
+    monkeypatch.undo()
+    monkeypatch.setattr(vision.die_face, "load_cnn", lambda: None)
+    with pytest.raises(VisionError, match="dice_cnn.json.*reinstall"):
+        read_dice(DiceConfig(), img)

@@ -129,8 +129,8 @@ def cmd_dice(args: argparse.Namespace) -> int:
 
     try:
         image = read_image(args.image)
-    except VisionError as exc:
+        dice = read_dice(DiceConfig(), image)
+    except VisionError as exc:  # an unreadable image, or a model file missing from the install
         return _fail("dice", exc, EXIT_BAD_INPUT)
-    dice = read_dice(DiceConfig(), image)
     print(json.dumps({"image": args.image, "dice": [d.to_json() for d in dice]}))
     return 0

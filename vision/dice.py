@@ -2,11 +2,11 @@
 
 OpenCV + NumPy: a die is a compact blob that stands out from the local background (by
 colour or by its outline). A small learned perceptron (``vision.dice_model``) drops the
-blobs that are no die faces, and a small convolutional network (``vision.dice_cnn``)
-reads the value of each die found; both ship as small JSON weight files, fitted on the
-train split of real photos and on rendered dice. Without them pips are counted
-classically: small round blobs whose colour is far from the face colour. Nothing is
-downloaded.
+blobs that are no die faces, a die-or-not guard network (``vision/dice_guard.json``) the
+laptop keys, labels and side faces left, and the value of each die found is read by the
+value stage both dice readers share (:mod:`vision.die_face`: a small convolutional network,
+``vision.dice_cnn``, fitted on the train split of real photos and on rendered dice). All ship
+as small JSON weight files; nothing is downloaded.
 
 Stages are pure functions ``(cfg, image) -> result``; thresholds live in
 :class:`DiceConfig`.
@@ -22,9 +22,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice_cnn import ConvFaceModel, load_cnn, load_die_guard
-from vision.dice_config import DiceConfig as DiceConfig, _odd, count_pips  # DiceConfig re-exported: part of vision.dice's surface
-from vision.dice_model import face_features, load_face_model
+from vision.dice_cnn import load_die_guard
+from vision.dice_config import DiceConfig as DiceConfig, _odd, count_pips as count_pips  # re-exported: part of vision.dice's surface
+from vision.dice_model import MODEL_PATH, face_features, load_face_model
+from vision.die_face import read_faces
+from vision.errors import VisionError
 
 Image = NDArray[np.uint8]
 
@@ -289,20 +291,12 @@ def _face_crop(image: Image, contour: NDArray[np.int32], inset: float) -> tuple[
 
 def read_face(face: Image) -> tuple[int | None, float]:
     """The value of an upright square BGR crop of a die's top face (about 48x48, the face filling
-    0.7 to 1.0 of it), and a confidence 0..1; None when it does not look like a die's face.
-
-    Uses the convolutional reader (averaged over the crop's quarter turns and mirrors) when it
-    ships, else counts pips classically.
-    """
-    cnn = load_cnn()
-    if cnn is None:
-        value, confidence, _ = count_pips(DiceConfig(), face)
-        return value, confidence
-    probs = cnn.read([face], 8)
-    if probs[0] >= 0.5:
-        return None, float(probs[0])
-    value = int(np.argmax(probs[1:])) + 1
-    return value, float(probs[value] / probs[1:].sum())
+    0.7 to 1.0 of it), and a confidence 0..1; None when it does not look like a die's face
+    (:mod:`vision.die_face`, the crop read in all its quarter turns and mirrors)."""
+    read = read_faces([[face]], 8)[0]
+    if read.not_die >= 0.5:
+        return None, read.not_die
+    return read.value, read.confidence
 
 
 def candidate_regions(cfg: DiceConfig, image: Image) -> list[NDArray[np.int32]]:
@@ -328,15 +322,15 @@ def _candidates(cfg: DiceConfig, image: Image) -> tuple[list[NDArray[np.int32]],
 def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
     """Find every die in a photo and read its value. Pure: no I/O.
 
-    With the shipped face model (``vision/dice_model.json``) each candidate region is
-    classified as not-a-die or a value 1..6; without it pips are counted classically.
-    Overlapping candidates are one die. With the convolutional reader, each die's best
-    proposals and squares grown from its elongated ones (half a die) are read once, the ones
-    read most surely give the die's box and are read again turned and mirrored for its value.
+    The face model (``vision/dice_model.json``) classifies each candidate region as not-a-die
+    or a value 1..6; overlapping candidates are one die. Each die's best proposals and squares
+    grown from its elongated ones (half a die) are read once by the value stage
+    (:mod:`vision.die_face`), the ones read most surely give the die's box and are read again
+    turned and mirrored for its value.
     """
     model = load_face_model()
     if model is None:
-        return _read_dice_classic(cfg, image)
+        raise VisionError(f"the dice face filter {MODEL_PATH.name} is missing beside vision/dice_model.py: reinstall bgref")
     regions, tiles, windows = _candidates(cfg, image)
     kept: list[tuple[tuple[float, float], float, list[NDArray[np.int32]], Image, NDArray[np.float32]]] = []
     # the grid cells and search squares of merged regions come last: they only add dice no region found. A square is
@@ -361,23 +355,20 @@ def read_dice(cfg: DiceConfig, image: Image) -> list[Die]:
             elif near[0] >= before:
                 kept[near[0]][4][:] += probs  # overlapping proposals of one die vote on its value
                 kept[near[0]][2].append(contour)
-    cnn = load_cnn()
-    if cnn is not None:  # the convolutional reader, over each die's best proposals and crop insets, turned and mirrored
-        if cfg.value_pool > 1:
-            kept = _surest(cnn, image, kept, cfg)
-        groups = [[_face_crop(image, c, inset)[0] for c in k[2][:cfg.value_crops] for inset in cfg.value_insets] for k in kept]
-        read = cnn.read_groups(groups, cfg.value_turns)
-        guard = load_die_guard()  # a network fitted with hard negatives: laptop keys, labels, side faces, parts of dice
-        doubt = guard.read_groups(groups, cfg.value_turns)[:, 0] if guard is not None and groups else np.zeros(len(kept))
-        kept = [(*k[:4], r) for k, r, d in zip(kept, read, doubt) if d < cfg.guard_not_die]
+    # the value stage, over each die's best proposals and crop insets, turned and mirrored
+    if cfg.value_pool > 1:
+        kept = _surest(image, kept, cfg)
+    groups = [[_face_crop(image, c, inset)[0] for c in k[2][:cfg.value_crops] for inset in cfg.value_insets] for k in kept]
+    read = read_faces(groups, cfg.value_turns)
+    guard = load_die_guard()  # a network fitted with hard negatives: laptop keys, labels, side faces, parts of dice
+    doubt = guard.read_groups(groups, cfg.value_turns)[:, 0] if guard is not None and groups else np.zeros(len(kept))
     dice: list[Die] = []
-    for _, _, contours, face, votes in kept:
-        if cnn is not None and votes[0] >= cfg.value_not_die:
+    for (_, _, contours, face, _), faced, d in zip(kept, read, doubt):
+        if d >= cfg.guard_not_die or faced.not_die >= cfg.value_not_die:
             continue
-        value = int(np.argmax(votes[1:])) + 1
         x, y, w, h = cv2.boundingRect(contours[0])
         light = float(np.median(cv2.cvtColor(face, cv2.COLOR_BGR2LAB)[..., 0]))
-        dice.append(Die(value, (int(x), int(y), int(w), int(h)), float(votes[value] / votes[1:].sum()), light))
+        dice.append(Die(faced.value, (int(x), int(y), int(w), int(h)), faced.confidence, light))
     return dice
 
 
@@ -395,7 +386,7 @@ def _squares(contour: NDArray[np.int32], min_aspect: float) -> list[NDArray[np.i
             for k in (-1, 1)]
 
 
-def _surest(cnn: ConvFaceModel, image: Image, kept: list, cfg: DiceConfig) -> list:
+def _surest(image: Image, kept: list, cfg: DiceConfig) -> list:
     """Each die's proposals (its ``value_pool`` best, and squares grown from the elongated ones)
     ordered by how surely the network reads a value on them: a whole face reads surely, half a
     die or a die with its shadow does not. Dice whose surest proposals now coincide are one."""
@@ -405,7 +396,7 @@ def _surest(cnn: ConvFaceModel, image: Image, kept: list, cfg: DiceConfig) -> li
         pool += [q for c in pool for q in _squares(c, cfg.square_aspect)]
         pools.append(pool)
     crops = [[_face_crop(image, c, cfg.value_insets[0])[0]] for pool in pools for c in pool]
-    sure = cnn.read_groups(crops, cfg.pick_turns)[:, 1:].max(axis=1)
+    sure = np.array([f.sureness for f in read_faces(crops, cfg.pick_turns)])
     ranked, at = [], 0
     for k, pool in zip(kept, pools):
         score = sure[at:at + len(pool)]
@@ -425,13 +416,3 @@ def _surest(cnn: ConvFaceModel, image: Image, kept: list, cfg: DiceConfig) -> li
         else:
             out.append(((cx, cy), side, pool, k[3], scores))
     return [o[:4] + (None,) for o in out]
-
-
-def _read_dice_classic(cfg: DiceConfig, image: Image) -> list[Die]:
-    dice: list[Die] = []
-    for contour in die_regions(cfg, image):
-        face, side = _face_crop(image, contour, cfg.face_inset)
-        value, confidence, light = count_pips(cfg, face)
-        x, y, w, h = cv2.boundingRect(contour)
-        dice.append(Die(value, (int(x), int(y), int(w), int(h)), confidence, light))
-    return dice

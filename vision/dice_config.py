@@ -1,5 +1,6 @@
-"""The free-standing dice reader's thresholds, and its classical pip counter (which the learned face
-model in :mod:`vision.dice_model` also takes as a feature, so it lives apart from :mod:`vision.dice`)."""
+"""The free-standing dice reader's thresholds, and a classical pip counter: a feature of the learned face
+filter of :mod:`vision.dice_model` (which was fitted on it), so it lives apart from :mod:`vision.dice`. No
+die's value is taken from it: the value stage is :mod:`vision.die_face`."""
 
 from __future__ import annotations
 

@@ -94,7 +94,7 @@ class FaceModel:
 
 @lru_cache(maxsize=1)
 def load_face_model(path: Path = MODEL_PATH) -> FaceModel | None:
-    """The shipped model, or None if the file is absent (the reader then counts pips classically)."""
+    """The shipped model, or None if the file is absent (``read_dice`` then stops with a message to reinstall)."""
     if not path.exists():
         return None
     return FaceModel.from_json(json.loads(path.read_text()))
