@@ -50,7 +50,7 @@ from engine.game import (
     new_match,
 )
 from engine.judge import Verdict, judge
-from engine.plays import Play, legal_plays
+from engine.plays import Play, apply_hops, legal_plays
 from engine.position import Position, PositionError
 from firmware_bridge.signals import SignalKind
 
@@ -259,6 +259,17 @@ class Stage(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """A call that stops play, with what it is about: the checkers as the referee took them when it was made,
+    and the dice lying.  It stands until that changes (see :func:`_standing`)."""
+
+    kind: str
+    player: int | None
+    board: Board
+    dice: tuple[SeenDie, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Referee:
     """The referee's whole state: the match (engine) and what it waits for."""
 
@@ -290,6 +301,7 @@ class Referee:
     setup_since: float | None = None  # waiting for the start: when the board was first seen not to be it
     setup_reads: int = 0  # ...and the readings since that were not it (-1: a look was asked)
     doubt_read: tuple[tuple[int, int], ...] = ()  # (point, checkers read) where the start was taken in doubt: unsure while read so
+    standing: tuple[Standing, ...] = ()  # the calls that stop play standing: made on these checkers (and dice), not yet changed
 
     @property
     def game(self) -> Game:
@@ -415,11 +427,34 @@ def _still_in_doubt(ref: Referee, seen: Seen) -> tuple[Referee, Seen]:
 STOP_CALLS = ("moved_before_roll", "illegal_play")  # the calls a referee that lost the thread would make on every play
 
 
+def _standing(old: Referee, new: Referee, seen: Seen, out: Outcome) -> tuple[tuple[Standing, ...], Outcome]:
+    """One event, one call.  A call that stops play is about a situation: the checkers as the referee took them
+    and the dice lying.  The call stands until that situation changes; the same call (kind and player) about
+    the same unchanged situation is not made again, whichever check finds it again and in whatever words (a
+    play judged and the next turn begun on one reading both see the opponent's checkers moved early), on this
+    reading or a later one.  A new game, checkers that changed, or dice picked up or thrown end what stood (a
+    call made again after play went on is :func:`_kept_track`'s)."""
+    kept = old.standing if new.match.games_played == old.match.games_played else ()
+    standing = tuple(s for s in kept if s.board == seen.board and _same_dice(s.dice, seen.dice))
+    calls: list[Call] = []
+    for call in out.calls:
+        if call.kind in ("please_look", "resync"):
+            calls.append(call)
+        elif not any(s.kind == call.kind and s.player == call.player for s in standing):
+            standing += (Standing(call.kind, call.player, seen.board, seen.dice),)
+            calls.append(call)
+        # else it stands: said once
+    return standing, out if tuple(calls) == out.calls else replace(out, calls=tuple(calls))
+
+
 def _kept_track(old: Referee, new: Referee, seen: Seen, out: Outcome) -> tuple[Referee, Outcome]:
     """What the referee keeps of a reading for finding its way again (see :func:`_resync`): the rolls read whole
     in a player's half, and the calls that stop play made, since the last play.  A call that stops play made again
-    in the same turn is not made again: the players went on as if it were not made, so either the referee is lost
-    or they ignore it; once it asks for a look instead, then it keeps quiet until a play is recorded."""
+    in the same turn, about a situation since changed, is not made again: the players went on as if it were not
+    made, so either the referee is lost or they ignore it; once it asks for a look instead, then it keeps quiet
+    until a play is recorded.  (About the same situation, it still stands: see :func:`_standing`.)"""
+    standing, out = _standing(old, new, seen, out)
+    new = replace(new, standing=standing)
     same_turn = new.plays == old.plays and new.match.games_played == old.match.games_played and new.stage not in (Stage.SETUP, Stage.OVER)
     rolls, made = (new.rolls_seen, new.stop_calls) if same_turn else ((), ())
     dice_seen = new.dice_seen if same_turn else ()
@@ -1838,6 +1873,8 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
         return _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
     early = _played_then_other_moved(ref, seen)
     if early is not None:
+        if _playing_their_roll(ref, early, seen):
+            return _commit_play(ref, Move(player, early.after), judge(g.position, g.dice, early.after), f"{name} played {early}")
         return _other_moved_early(ref, early)
     swapped = _swapped_play(ref, seen)
     if swapped is not None and ref.settings.mode is not Mode.TOURNAMENT:
@@ -1954,6 +1991,24 @@ def _played_then_other_moved(ref: Referee, seen: Seen) -> Play | None:
         if play.after.on_roll == mine and theirs != expected and sum(theirs) == sum(expected) and _pips(theirs) < _pips(expected):
             return play
     return None
+
+
+def _playing_their_roll(ref: Referee, play: Play, seen: Seen) -> bool:
+    """The opponent's checkers moved past the mover's ``play`` are the opponent's own turn, not a move before it:
+    their two dice lie in their right-hand half and their checkers stand as a legal play of those dice, whole or
+    begun.  The camera missed the mover's dice picked up and the opponent's roll; a player whose dice are down
+    is playing them."""
+    opponent = 1 - ref.game.turn
+    if len(seen.dice) != 2 or not _rolled_by(ref, seen, opponent):
+        return False
+    roll = _roll_of(_readable(seen.dice, ref.settings.right_half(opponent)))
+    if roll is None:
+        return False
+    before = play.after.swap()
+    for q in legal_plays(before, roll):
+        if any(Board.from_position(apply_hops(before, q.hops[:k]), opponent) == seen.board for k in range(1, len(q.hops) + 1)):
+            return True
+    return False
 
 
 def _pips(side: tuple[int, ...]) -> int:
