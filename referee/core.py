@@ -286,6 +286,7 @@ class Referee:
     plays: int = 0  # plays made in this game
     before_roll: Match | None = None  # the match before this turn's roll was recorded (to amend a misread roll)
     rolls_read: tuple[tuple[tuple[int, int], float], ...] = ()  # each reading of this turn's roll (higher die first), with how sure vision was
+    openings_read: tuple[tuple[tuple[int, int], float], ...] = ()  # each reading of the opening roll (dark's die, light's die), how sure
     swap_play: Position | None = None  # the first play as the other player made it, while the seating is in doubt
     unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
     moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
@@ -883,7 +884,11 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if not _is_start(seen.board) and (len(dice) < 2 or any(d.value is None or not d.flat for d in dice)):
         return _opening_from_play(ref, seen)
     if len(dice) < 2:
-        return replace(ref, dice_read=_opening_dice(ref, dice) or (ref.dice_read if dice else ())), Outcome()
+        read = _opening_dice(ref, dice)
+        halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+        partial = tuple(((d.value, 0) if d.half == halves[0] else (0, d.value), _sureness((d,))) for d in read if d.value is not None)
+        return replace(ref, dice_read=read or (ref.dice_read if dice else ()),
+                       openings_read=ref.openings_read + partial if dice else ()), Outcome()
     seating = ref.settings.seating
     problem = _dice_problem(dice, 2)
     if problem and problem[0] == "please_look":
@@ -905,8 +910,10 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None
     event = OpeningRoll((d0, d1))
-    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=(), before_roll=ref.match, rolls_read=(((max(d0, d1), min(d0, d1)), _sureness(dice)),))
+    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=(), before_roll=ref.match,
+                        rolls_read=(((max(d0, d1), min(d0, d1)), _sureness(dice)),), openings_read=ref.openings_read + (((d0, d1), _sureness(dice)),))
     if ref_after.game.phase is Phase.OPENING:
+        ref_after = replace(ref_after, openings_read=())
         note = "equal opening dice: roll again"
         if ref_after.game.cube > ref.game.cube:
             note += f" (automatic double: the cube is at {ref_after.game.cube})"
@@ -1750,7 +1757,12 @@ def _roll_read_again(ref: Referee, seen: Seen) -> Referee:
         return ref
     a, b = (d.value for d in dice)
     assert a is not None and b is not None
-    return replace(ref, rolls_read=ref.rolls_read + (((max(a, b), min(a, b)), _sureness(dice)),))
+    ref = replace(ref, rolls_read=ref.rolls_read + (((max(a, b), min(a, b)), _sureness(dice)),))
+    by_half = {d.half: d.value for d in dice}
+    dark, light = by_half.get(ref.settings.right_half(0)), by_half.get(ref.settings.right_half(1))
+    if ref.plays == 0 and ref.openings_read and dark is not None and light is not None:
+        ref = replace(ref, openings_read=ref.openings_read + (((dark, light), _sureness(dice)),))
+    return ref
 
 
 OUTWEIGH = 2.0  # a roll read this much more surely than one making the play legal is taken over it (the play then illegal)
@@ -1767,17 +1779,26 @@ def _roll_decided(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[i
     g = ref.game
     if ref.before_roll is None or g.dice is None:
         return None
-    weight: dict[tuple[int, int], float] = {}
-    surest: dict[tuple[int, int], float] = {}
+    weight: dict[Pair, float] = {}
+    surest: dict[Pair, float] = {}
     for roll, sure in ref.rolls_read:
         if ref.plays == 0 and roll[0] == roll[1]:
             continue  # no opening roll is a double
         weight[roll] = weight.get(roll, 0.0) + sure
         surest[roll] = max(surest.get(roll, 0.0), sure)
+    return _surest_fitting(weight, surest, g.dice, lambda r: judge(g.position, r, after).legal)
+
+
+Pair = tuple[int, int]  # two dice: a roll (higher first) or an opening roll (dark's die first)
+
+
+def _surest_fitting(weight: dict[Pair, float], surest: dict[Pair, float], recorded: Pair, legal_with: Callable[[Pair], bool]) -> Pair | None:
+    """Of the rolls read (each weighed by how sure vision was of it, summed over the readings, and the surest
+    reading of it), the one to judge the play by (None: only one read); see :func:`_roll_decided`."""
     if len(weight) < 2:
         return None
-    legal = {r: judge(g.position, r, after).legal for r in weight}
-    order = sorted(weight, key=lambda r: (-weight[r], r != g.dice))  # the surest first; alike, the one recorded
+    legal = {r: legal_with(r) for r in weight}
+    order = sorted(weight, key=lambda r: (-weight[r], r != recorded))  # the surest first; alike, the one recorded
     heaviest = order[0]
     fits = [r for r in order if legal[r]]
     if legal[heaviest] or not fits:
@@ -1786,6 +1807,45 @@ def _roll_decided(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[i
     if weight[heaviest] >= OUTWEIGH * weight[other] and surest[heaviest] >= SURE:
         return heaviest
     return other
+
+
+def _opening_decided(ref: Referee, seen: Seen, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> Pair | None:
+    """The opening roll to judge the opening play by, as (dark's die, light's die), when its readings disagree.
+    A die misread at the opening may change who opens (dark's 5 and light's 6 read as 5 and 4): the play, the
+    opener's checkers moved, tells which reading it fits, weighed as for any roll (:func:`_roll_decided`).  A
+    reading of one die (0 for the other) counts for each opening roll that has it."""
+    g = ref.game
+    if ref.plays != 0 or ref.before_roll is None or g.dice is None or not ref.openings_read:
+        return None
+    recorded = g.dice if g.turn == 0 else (g.dice[1], g.dice[0])
+    darks = {d for (d, _), _ in ref.openings_read if d}
+    lights = {x for (_, x), _ in ref.openings_read if x}
+    weight: dict[Pair, float] = {}
+    surest: dict[Pair, float] = {}
+    for pair in ((d, x) for d in darks for x in lights if d != x):
+        fits = [sure for read, sure in ref.openings_read if all(r in (0, v) for r, v in zip(read, pair))]
+        if fits:
+            weight[pair], surest[pair] = sum(fits), max(fits)
+
+    def legal_with(pair: Pair) -> bool:
+        opener = 0 if pair[0] > pair[1] else 1
+        played = after if opener == g.turn else seen.board.sides(opener)
+        return judge(g.position, (max(pair), min(pair)), played).legal
+
+    taken = _surest_fitting(weight, surest, recorded, legal_with)
+    return taken if taken is not None and taken != recorded else None
+
+
+def _amend_opening(ref: Referee, pair: Pair, seen: Seen) -> tuple[Referee, Outcome]:
+    """Withdraw the opening roll recorded, record ``pair`` (dark's die, light's die), and judge the play with it."""
+    assert ref.before_roll is not None and ref.game.dice is not None
+    was, opener = ref.game.dice, ref.settings.players[ref.game.turn]
+    event = OpeningRoll(pair)
+    amended = replace(ref, match=apply_to_match(ref.before_roll, event))
+    text = (f"the opening roll was {ref.settings.players[0]}'s {pair[0]} and {ref.settings.players[1]}'s {pair[1]}, not {opener}'s "
+            f"{was[0]}-{was[1]} (the dice were read both ways; the play and the surer reading taken)")
+    new, out = _judge_seen(amended, seen, decided=True)
+    return new, _merge(Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1), out)
 
 
 def _amend_roll(ref: Referee, roll: tuple[int, int], seen: Seen) -> tuple[Referee, Outcome]:
@@ -1864,6 +1924,9 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     assert g.dice is not None  # a play is judged only after a roll
     player = g.turn
     after = _explained(ref, seen)
+    opening = None if decided else _opening_decided(ref, seen, after)
+    if opening is not None:
+        return _amend_opening(ref, opening, seen)
     roll = None if decided else _roll_decided(ref, after)
     if roll is not None and roll != g.dice:
         return _amend_roll(ref, roll, seen)
@@ -2054,7 +2117,7 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
     match = apply_to_match(ref.match, move)
     last = (ref.before_roll, ref.match, not ref.rolls_read) if ref.before_roll is not None and not move.accept_illegal else None
     ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
-                  plays=ref.plays + 1, before_roll=None, rolls_read=(), moved_unrolled=None, cocked_seen=(), last_turn=last)
+                  plays=ref.plays + 1, before_roll=None, rolls_read=(), openings_read=(), moved_unrolled=None, cocked_seen=(), last_turn=last)
     moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
     signals = [] if ref.settings.mode is Mode.RECORD else [Signal(SignalKind.PLAY_ACCEPTED, (moved,))]
     notes = [Note(text)]
