@@ -287,6 +287,7 @@ class Referee:
     before_roll: Match | None = None  # the match before this turn's roll was recorded (to amend a misread roll)
     rolls_read: tuple[tuple[tuple[int, int], float], ...] = ()  # each reading of this turn's roll (higher die first), with how sure vision was
     openings_read: tuple[tuple[tuple[int, int], float], ...] = ()  # each reading of the opening roll (dark's die, light's die), how sure
+    reached: frozenset[int] = frozenset()  # players whose hand was seen over the board since the last play
     swap_play: Position | None = None  # the first play as the other player made it, while the seating is in doubt
     unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
     moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
@@ -383,7 +384,9 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     seen = _lone_unread_point(seen)
     if seen.occluded:
         # a hand or cup hides part of the board: wait, noting whose side it came from (who throws next)
-        return replace(ref, hidden_since=bool(ref.cocked_seen), hand=hand_side(seen.occluded)), Outcome()
+        hand = hand_side(seen.occluded)
+        reached = ref.reached if hand is None else ref.reached | {hand}
+        return replace(ref, hidden_since=bool(ref.cocked_seen), hand=hand, reached=reached), Outcome()
     if seen.hand is None and ref.hand is not None:
         seen = replace(seen, hand=ref.hand)
     ref = replace(ref, hand=None)
@@ -1080,6 +1083,9 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if len(seen.dice) > 2 and {d.half for d in seen.dice} >= {"home", "outer"}:
         return replace(ref, dice_read=()), _void_roll(ref, 1 - player, seen)  # rolled with the other pair still down
     problem = _roll_problem(ref, seen, player, 2)
+    if problem and problem[0] == "out_of_turn" and problem[1] != player and _may_have_danced(ref):
+        name = ref.settings.players[player]
+        problem = ("please_look", player, f"{problem[2]}; or {name} rolled with no legal play, unseen, and the turn has passed")
     if problem:
         kind, who, why = problem
         name = ref.settings.players[player]
@@ -1095,6 +1101,15 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     d1, d2 = seen.dice[0].value, seen.dice[1].value
     assert d1 is not None and d2 is not None  # _roll_problem asks for a look at unreadable dice
     return _record_roll(ref, (d1, d2), "", _sureness(seen.dice))
+
+
+def _may_have_danced(ref: Referee) -> bool:
+    """The player on roll may have had their turn unseen: their hand was over the board since the last play (a
+    roll thrown and picked up under it), and some roll of theirs has no legal play (on the bar against points
+    made), so their turn may have passed with the checkers unchanged.  The other player throwing is then no sure
+    roll out of turn: their own turn may have begun."""
+    g = ref.game
+    return g.turn in ref.reached and any(not legal_plays(g.position, roll) for roll in ROLLS)
 
 
 def _played_as_lying(ref: Referee, seen: Seen) -> tuple[SeenDie, ...]:
@@ -2117,7 +2132,8 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
     match = apply_to_match(ref.match, move)
     last = (ref.before_roll, ref.match, not ref.rolls_read) if ref.before_roll is not None and not move.accept_illegal else None
     ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
-                  plays=ref.plays + 1, before_roll=None, rolls_read=(), openings_read=(), moved_unrolled=None, cocked_seen=(), last_turn=last)
+                  plays=ref.plays + 1, before_roll=None, rolls_read=(), openings_read=(), moved_unrolled=None, cocked_seen=(), last_turn=last,
+                  reached=frozenset())
     moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
     signals = [] if ref.settings.mode is Mode.RECORD else [Signal(SignalKind.PLAY_ACCEPTED, (moved,))]
     notes = [Note(text)]
