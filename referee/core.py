@@ -575,6 +575,9 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     plays); else the reading is set aside, and the referee goes on as soon as readings fit again."""
     if ref.stage is Stage.PLAYING and ref.game.phase is Phase.OPENING and _is_start(seen.board):
         return replace(ref, unsure_run=0), seen, Outcome()
+    opening = _opening_read_otherwise(ref, seen)
+    if opening is not None:
+        return replace(ref, unsure_run=0), opening, Outcome()
     if _possible(ref, seen):
         return replace(ref, unsure_run=0), seen, Outcome()
     mended = replace(seen, board=_mend_opponent(ref, seen.board))
@@ -1824,15 +1827,12 @@ def _surest_fitting(weight: dict[Pair, float], surest: dict[Pair, float], record
     return other
 
 
-def _opening_decided(ref: Referee, seen: Seen, after: Position | tuple[tuple[int, ...], tuple[int, ...]]) -> Pair | None:
-    """The opening roll to judge the opening play by, as (dark's die, light's die), when its readings disagree.
-    A die misread at the opening may change who opens (dark's 5 and light's 6 read as 5 and 4): the play, the
-    opener's checkers moved, tells which reading it fits, weighed as for any roll (:func:`_roll_decided`).  A
-    reading of one die (0 for the other) counts for each opening roll that has it."""
-    g = ref.game
-    if ref.plays != 0 or ref.before_roll is None or g.dice is None or not ref.openings_read:
-        return None
-    recorded = g.dice if g.turn == 0 else (g.dice[1], g.dice[0])
+def _opening_weights(ref: Referee) -> tuple[dict[Pair, float], dict[Pair, float]]:
+    """Each opening roll (dark's die, light's die) the readings of this game's opening dice hold, weighed by how sure
+    vision was of it (summed over the readings, and the surest), a reading of one die (0 for the other) counting for
+    each opening roll that has it.  Empty unless the opening play is waited for."""
+    if ref.plays != 0 or ref.game.phase is not Phase.MOVE or not ref.openings_read:
+        return {}, {}
     darks = {d for (d, _), _ in ref.openings_read if d}
     lights = {x for (_, x), _ in ref.openings_read if x}
     weight: dict[Pair, float] = {}
@@ -1841,13 +1841,46 @@ def _opening_decided(ref: Referee, seen: Seen, after: Position | tuple[tuple[int
         fits = [sure for read, sure in ref.openings_read if all(r in (0, v) for r, v in zip(read, pair))]
         if fits:
             weight[pair], surest[pair] = sum(fits), max(fits)
+    return weight, surest
 
-    def legal_with(pair: Pair) -> bool:
-        opener = 0 if pair[0] > pair[1] else 1
-        played = after if opener == g.turn else seen.board.sides(opener)
-        return judge(g.position, (max(pair), min(pair)), played).legal
 
-    taken = _surest_fitting(weight, surest, recorded, legal_with)
+def _opening_boards_of(pair: Pair) -> list[Board]:
+    """The boards the opening plays of ``pair`` (dark's die, light's die) leave: the higher die's owner moved."""
+    opener = 0 if pair[0] > pair[1] else 1
+    return [Board.from_position(p.after, opener) for p in legal_plays(Position.start(), (max(pair), min(pair)))]
+
+
+def _opening_read_otherwise(ref: Referee, seen: Seen) -> Seen | None:
+    """The opening play waited for, with the opening dice read more than one way: the reading as a play of one of
+    the opening rolls read (exact, or but on points read unsure, or within a checker), the surest of those read
+    first, before it is fitted to the one recorded.  A die misread once may have given the opening to the other
+    player: their play is then no move of the opponent's checkers to put right, but the opening."""
+    weight, _ = _opening_weights(ref)
+    if len(weight) < 2:
+        return None
+    for pair in sorted(weight, key=lambda p: -weight[p]):
+        if any(_fit(board, seen) is not None for board in _opening_boards_of(pair)):
+            return seen
+    for pair in sorted(weight, key=lambda p: -weight[p]):
+        near = sorted((_distance(b, seen.board, seen.unsure_points), i) for i, b in enumerate(_opening_boards_of(pair)))
+        near = [n for n in near if n[0] <= NEAR]
+        if near and (len(near) == 1 or near[0][0] < near[1][0]):
+            board = _opening_boards_of(pair)[near[0][1]]
+            unsure = {i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b}
+            return replace(seen, board=board, unsure_points=seen.unsure_points | unsure)
+    return None
+
+
+def _opening_decided(ref: Referee, seen: Seen) -> Pair | None:
+    """The opening roll to judge the opening play by, as (dark's die, light's die), when its readings disagree.
+    A die misread at the opening may change who opens (dark's 5 and light's 6 read as 5 and 4): the play, the
+    opener's checkers moved, tells which reading it fits, weighed as for any roll (:func:`_roll_decided`)."""
+    g = ref.game
+    weight, surest = _opening_weights(ref)
+    if g.dice is None or ref.before_roll is None or len(weight) < 2:
+        return None
+    recorded = g.dice if g.turn == 0 else (g.dice[1], g.dice[0])
+    taken = _surest_fitting(weight, surest, recorded, lambda pair: any(_fit(b, seen) is not None for b in _opening_boards_of(pair)))
     return taken if taken is not None and taken != recorded else None
 
 
@@ -1939,7 +1972,7 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     assert g.dice is not None  # a play is judged only after a roll
     player = g.turn
     after = _explained(ref, seen)
-    opening = None if decided else _opening_decided(ref, seen, after)
+    opening = None if decided else _opening_decided(ref, seen)
     if opening is not None:
         return _amend_opening(ref, opening, seen)
     roll = None if decided else _roll_decided(ref, after)

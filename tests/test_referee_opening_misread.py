@@ -76,3 +76,26 @@ def test_a_roll_again_forgets_the_dice_of_the_roll_before() -> None:
     # the 6 was a die of the roll before: it says nothing of this one, so Ann's 5-4 stands, and Bob's move is called
     assert o2.events == (OpeningRoll((5, 4)),)
     assert stopping([o2, o3, o4]) == [("illegal_play", DARK)]
+
+
+def test_both_dice_misread_once_before_the_play_and_read_right_after_it_give_bob_the_opening() -> None:
+    ref, _ = see(start(SETTINGS), START)
+    ref, o1 = see(ref, START, [ann(5), bob(1, 0.9)])  # Bob's 6 misread as a 1: Ann "opens" 5-1
+    ref, o2 = see(ref, PLAYED, [ann(5), bob(6, 0.95)])  # Bob plays 24/13; his die now read right
+    ref, o3 = see(ref, PLAYED)
+    # Bob's checkers moved are his opening play (6-5), not Ann's opponent's checkers to put back
+    assert o1.events == (OpeningRoll((5, 1)),)
+    assert OpeningRoll((5, 6)) in o3.events and Move(LIGHT, BOB_24_13) in o3.events
+    assert stopping([o1, o2, o3]) == []
+    assert ref.plays == 1 and ref.game.turn == DARK
+
+
+def test_one_die_misread_once_the_play_one_checker_short_is_still_the_opening_of_the_surer_reading() -> None:
+    ref, _ = see(start(SETTINGS), START)
+    ref, _ = see(ref, START, [ann(5), bob(2, 0.9)])  # Bob's 6 misread as a 2: Ann "opens" 5-2
+    short = list(PLAYED.points)
+    short[11] += 1  # Bob's 13-point (dark's 12) read a checker short: six read as five
+    ref, _ = see(ref, Board(tuple(short)), [ann(5), bob(6, 0.95)])
+    ref, o3 = see(ref, Board(tuple(short)))
+    assert OpeningRoll((5, 6)) in o3.events and Move(LIGHT, BOB_24_13) in o3.events
+    assert ref.plays == 1 and ref.game.turn == DARK
