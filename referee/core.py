@@ -50,7 +50,7 @@ from engine.game import (
     new_match,
 )
 from engine.judge import Verdict, judge
-from engine.plays import Play, legal_plays
+from engine.plays import Play, apply_hops, legal_plays
 from engine.position import Position, PositionError
 from firmware_bridge.signals import SignalKind
 
@@ -259,6 +259,17 @@ class Stage(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """A call that stops play, with what it is about: the checkers as the referee took them when it was made,
+    and the dice lying.  It stands until that changes (see :func:`_standing`)."""
+
+    kind: str
+    player: int | None
+    board: Board
+    dice: tuple[SeenDie, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Referee:
     """The referee's whole state: the match (engine) and what it waits for."""
 
@@ -275,6 +286,8 @@ class Referee:
     plays: int = 0  # plays made in this game
     before_roll: Match | None = None  # the match before this turn's roll was recorded (to amend a misread roll)
     rolls_read: tuple[tuple[tuple[int, int], float], ...] = ()  # each reading of this turn's roll (higher die first), with how sure vision was
+    openings_read: tuple[tuple[tuple[int, int], float], ...] = ()  # each reading of the opening roll (dark's die, light's die), how sure
+    reached: frozenset[int] = frozenset()  # players whose hand was seen over the board since the last play
     swap_play: Position | None = None  # the first play as the other player made it, while the seating is in doubt
     unsure_run: int = 0  # readings in a row that cannot physically be (see _reconciled)
     moved_unrolled: Board | None = None  # the roller's checkers seen moved with no dice on the board
@@ -290,6 +303,7 @@ class Referee:
     setup_since: float | None = None  # waiting for the start: when the board was first seen not to be it
     setup_reads: int = 0  # ...and the readings since that were not it (-1: a look was asked)
     doubt_read: tuple[tuple[int, int], ...] = ()  # (point, checkers read) where the start was taken in doubt: unsure while read so
+    standing: tuple[Standing, ...] = ()  # the calls that stop play standing: made on these checkers (and dice), not yet changed
 
     @property
     def game(self) -> Game:
@@ -370,7 +384,9 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     seen = _lone_unread_point(seen)
     if seen.occluded:
         # a hand or cup hides part of the board: wait, noting whose side it came from (who throws next)
-        return replace(ref, hidden_since=bool(ref.cocked_seen), hand=hand_side(seen.occluded)), Outcome()
+        hand = hand_side(seen.occluded)
+        reached = ref.reached if hand is None else ref.reached | {hand}
+        return replace(ref, hidden_since=bool(ref.cocked_seen), hand=hand, reached=reached), Outcome()
     if seen.hand is None and ref.hand is not None:
         seen = replace(seen, hand=ref.hand)
     ref = replace(ref, hand=None)
@@ -415,11 +431,34 @@ def _still_in_doubt(ref: Referee, seen: Seen) -> tuple[Referee, Seen]:
 STOP_CALLS = ("moved_before_roll", "illegal_play")  # the calls a referee that lost the thread would make on every play
 
 
+def _standing(old: Referee, new: Referee, seen: Seen, out: Outcome) -> tuple[tuple[Standing, ...], Outcome]:
+    """One event, one call.  A call that stops play is about a situation: the checkers as the referee took them
+    and the dice lying.  The call stands until that situation changes; the same call (kind and player) about
+    the same unchanged situation is not made again, whichever check finds it again and in whatever words (a
+    play judged and the next turn begun on one reading both see the opponent's checkers moved early), on this
+    reading or a later one.  A new game, checkers that changed, or dice picked up or thrown end what stood (a
+    call made again after play went on is :func:`_kept_track`'s)."""
+    kept = old.standing if new.match.games_played == old.match.games_played else ()
+    standing = tuple(s for s in kept if s.board == seen.board and _same_dice(s.dice, seen.dice))
+    calls: list[Call] = []
+    for call in out.calls:
+        if call.kind in ("please_look", "resync"):
+            calls.append(call)
+        elif not any(s.kind == call.kind and s.player == call.player for s in standing):
+            standing += (Standing(call.kind, call.player, seen.board, seen.dice),)
+            calls.append(call)
+        # else it stands: said once
+    return standing, out if tuple(calls) == out.calls else replace(out, calls=tuple(calls))
+
+
 def _kept_track(old: Referee, new: Referee, seen: Seen, out: Outcome) -> tuple[Referee, Outcome]:
     """What the referee keeps of a reading for finding its way again (see :func:`_resync`): the rolls read whole
     in a player's half, and the calls that stop play made, since the last play.  A call that stops play made again
-    in the same turn is not made again: the players went on as if it were not made, so either the referee is lost
-    or they ignore it; once it asks for a look instead, then it keeps quiet until a play is recorded."""
+    in the same turn, about a situation since changed, is not made again: the players went on as if it were not
+    made, so either the referee is lost or they ignore it; once it asks for a look instead, then it keeps quiet
+    until a play is recorded.  (About the same situation, it still stands: see :func:`_standing`.)"""
+    standing, out = _standing(old, new, seen, out)
+    new = replace(new, standing=standing)
     same_turn = new.plays == old.plays and new.match.games_played == old.match.games_played and new.stage not in (Stage.SETUP, Stage.OVER)
     rolls, made = (new.rolls_seen, new.stop_calls) if same_turn else ((), ())
     dice_seen = new.dice_seen if same_turn else ()
@@ -536,6 +575,9 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     plays); else the reading is set aside, and the referee goes on as soon as readings fit again."""
     if ref.stage is Stage.PLAYING and ref.game.phase is Phase.OPENING and _is_start(seen.board):
         return replace(ref, unsure_run=0), seen, Outcome()
+    opening = _opening_read_otherwise(ref, seen)
+    if opening is not None:
+        return replace(ref, unsure_run=0), opening, Outcome()
     if _possible(ref, seen):
         return replace(ref, unsure_run=0), seen, Outcome()
     mended = replace(seen, board=_mend_opponent(ref, seen.board))
@@ -848,7 +890,11 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if not _is_start(seen.board) and (len(dice) < 2 or any(d.value is None or not d.flat for d in dice)):
         return _opening_from_play(ref, seen)
     if len(dice) < 2:
-        return replace(ref, dice_read=_opening_dice(ref, dice) or (ref.dice_read if dice else ())), Outcome()
+        read = _opening_dice(ref, dice)
+        halves = (ref.settings.right_half(0), ref.settings.right_half(1))
+        partial = tuple(((d.value, 0) if d.half == halves[0] else (0, d.value), _sureness((d,))) for d in read if d.value is not None)
+        return replace(ref, dice_read=read or (ref.dice_read if dice else ()),
+                       openings_read=ref.openings_read + partial if dice else ()), Outcome()
     seating = ref.settings.seating
     problem = _dice_problem(dice, 2)
     if problem and problem[0] == "please_look":
@@ -870,8 +916,10 @@ def _opening(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     d0, d1 = by_half[halves[0]], by_half[halves[1]]
     assert d0 is not None and d1 is not None
     event = OpeningRoll((d0, d1))
-    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=(), before_roll=ref.match, rolls_read=(((max(d0, d1), min(d0, d1)), _sureness(dice)),))
+    ref_after = replace(ref, match=apply_to_match(ref.match, event), dice_read=(), before_roll=ref.match,
+                        rolls_read=(((max(d0, d1), min(d0, d1)), _sureness(dice)),), openings_read=ref.openings_read + (((d0, d1), _sureness(dice)),))
     if ref_after.game.phase is Phase.OPENING:
+        ref_after = replace(ref_after, openings_read=())
         note = "equal opening dice: roll again"
         if ref_after.game.cube > ref.game.cube:
             note += f" (automatic double: the cube is at {ref_after.game.cube})"
@@ -1038,6 +1086,9 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     if len(seen.dice) > 2 and {d.half for d in seen.dice} >= {"home", "outer"}:
         return replace(ref, dice_read=()), _void_roll(ref, 1 - player, seen)  # rolled with the other pair still down
     problem = _roll_problem(ref, seen, player, 2)
+    if problem and problem[0] == "out_of_turn" and problem[1] != player and _may_have_danced(ref):
+        name = ref.settings.players[player]
+        problem = ("please_look", player, f"{problem[2]}; or {name} rolled with no legal play, unseen, and the turn has passed")
     if problem:
         kind, who, why = problem
         name = ref.settings.players[player]
@@ -1053,6 +1104,15 @@ def _await_roll(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
     d1, d2 = seen.dice[0].value, seen.dice[1].value
     assert d1 is not None and d2 is not None  # _roll_problem asks for a look at unreadable dice
     return _record_roll(ref, (d1, d2), "", _sureness(seen.dice))
+
+
+def _may_have_danced(ref: Referee) -> bool:
+    """The player on roll may have had their turn unseen: their hand was over the board since the last play (a
+    roll thrown and picked up under it), and some roll of theirs has no legal play (on the bar against points
+    made), so their turn may have passed with the checkers unchanged.  The other player throwing is then no sure
+    roll out of turn: their own turn may have begun."""
+    g = ref.game
+    return g.turn in ref.reached and any(not legal_plays(g.position, roll) for roll in ROLLS)
 
 
 def _played_as_lying(ref: Referee, seen: Seen) -> tuple[SeenDie, ...]:
@@ -1715,7 +1775,12 @@ def _roll_read_again(ref: Referee, seen: Seen) -> Referee:
         return ref
     a, b = (d.value for d in dice)
     assert a is not None and b is not None
-    return replace(ref, rolls_read=ref.rolls_read + (((max(a, b), min(a, b)), _sureness(dice)),))
+    ref = replace(ref, rolls_read=ref.rolls_read + (((max(a, b), min(a, b)), _sureness(dice)),))
+    by_half = {d.half: d.value for d in dice}
+    dark, light = by_half.get(ref.settings.right_half(0)), by_half.get(ref.settings.right_half(1))
+    if ref.plays == 0 and ref.openings_read and dark is not None and light is not None:
+        ref = replace(ref, openings_read=ref.openings_read + (((dark, light), _sureness(dice)),))
+    return ref
 
 
 OUTWEIGH = 2.0  # a roll read this much more surely than one making the play legal is taken over it (the play then illegal)
@@ -1732,17 +1797,26 @@ def _roll_decided(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[i
     g = ref.game
     if ref.before_roll is None or g.dice is None:
         return None
-    weight: dict[tuple[int, int], float] = {}
-    surest: dict[tuple[int, int], float] = {}
+    weight: dict[Pair, float] = {}
+    surest: dict[Pair, float] = {}
     for roll, sure in ref.rolls_read:
         if ref.plays == 0 and roll[0] == roll[1]:
             continue  # no opening roll is a double
         weight[roll] = weight.get(roll, 0.0) + sure
         surest[roll] = max(surest.get(roll, 0.0), sure)
+    return _surest_fitting(weight, surest, g.dice, lambda r: judge(g.position, r, after).legal)
+
+
+Pair = tuple[int, int]  # two dice: a roll (higher first) or an opening roll (dark's die first)
+
+
+def _surest_fitting(weight: dict[Pair, float], surest: dict[Pair, float], recorded: Pair, legal_with: Callable[[Pair], bool]) -> Pair | None:
+    """Of the rolls read (each weighed by how sure vision was of it, summed over the readings, and the surest
+    reading of it), the one to judge the play by (None: only one read); see :func:`_roll_decided`."""
     if len(weight) < 2:
         return None
-    legal = {r: judge(g.position, r, after).legal for r in weight}
-    order = sorted(weight, key=lambda r: (-weight[r], r != g.dice))  # the surest first; alike, the one recorded
+    legal = {r: legal_with(r) for r in weight}
+    order = sorted(weight, key=lambda r: (-weight[r], r != recorded))  # the surest first; alike, the one recorded
     heaviest = order[0]
     fits = [r for r in order if legal[r]]
     if legal[heaviest] or not fits:
@@ -1751,6 +1825,75 @@ def _roll_decided(ref: Referee, after: Position | tuple[tuple[int, ...], tuple[i
     if weight[heaviest] >= OUTWEIGH * weight[other] and surest[heaviest] >= SURE:
         return heaviest
     return other
+
+
+def _opening_weights(ref: Referee) -> tuple[dict[Pair, float], dict[Pair, float]]:
+    """Each opening roll (dark's die, light's die) the readings of this game's opening dice hold, weighed by how sure
+    vision was of it (summed over the readings, and the surest), a reading of one die (0 for the other) counting for
+    each opening roll that has it.  Empty unless the opening play is waited for."""
+    if ref.plays != 0 or ref.game.phase is not Phase.MOVE or not ref.openings_read:
+        return {}, {}
+    darks = {d for (d, _), _ in ref.openings_read if d}
+    lights = {x for (_, x), _ in ref.openings_read if x}
+    weight: dict[Pair, float] = {}
+    surest: dict[Pair, float] = {}
+    for pair in ((d, x) for d in darks for x in lights if d != x):
+        fits = [sure for read, sure in ref.openings_read if all(r in (0, v) for r, v in zip(read, pair))]
+        if fits:
+            weight[pair], surest[pair] = sum(fits), max(fits)
+    return weight, surest
+
+
+def _opening_boards_of(pair: Pair) -> list[Board]:
+    """The boards the opening plays of ``pair`` (dark's die, light's die) leave: the higher die's owner moved."""
+    opener = 0 if pair[0] > pair[1] else 1
+    return [Board.from_position(p.after, opener) for p in legal_plays(Position.start(), (max(pair), min(pair)))]
+
+
+def _opening_read_otherwise(ref: Referee, seen: Seen) -> Seen | None:
+    """The opening play waited for, with the opening dice read more than one way: the reading as a play of one of
+    the opening rolls read (exact, or but on points read unsure, or within a checker), the surest of those read
+    first, before it is fitted to the one recorded.  A die misread once may have given the opening to the other
+    player: their play is then no move of the opponent's checkers to put right, but the opening."""
+    weight, _ = _opening_weights(ref)
+    if len(weight) < 2:
+        return None
+    for pair in sorted(weight, key=lambda p: -weight[p]):
+        if any(_fit(board, seen) is not None for board in _opening_boards_of(pair)):
+            return seen
+    for pair in sorted(weight, key=lambda p: -weight[p]):
+        near = sorted((_distance(b, seen.board, seen.unsure_points), i) for i, b in enumerate(_opening_boards_of(pair)))
+        near = [n for n in near if n[0] <= NEAR]
+        if near and (len(near) == 1 or near[0][0] < near[1][0]):
+            board = _opening_boards_of(pair)[near[0][1]]
+            unsure = {i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b}
+            return replace(seen, board=board, unsure_points=seen.unsure_points | unsure)
+    return None
+
+
+def _opening_decided(ref: Referee, seen: Seen) -> Pair | None:
+    """The opening roll to judge the opening play by, as (dark's die, light's die), when its readings disagree.
+    A die misread at the opening may change who opens (dark's 5 and light's 6 read as 5 and 4): the play, the
+    opener's checkers moved, tells which reading it fits, weighed as for any roll (:func:`_roll_decided`)."""
+    g = ref.game
+    weight, surest = _opening_weights(ref)
+    if g.dice is None or ref.before_roll is None or len(weight) < 2:
+        return None
+    recorded = g.dice if g.turn == 0 else (g.dice[1], g.dice[0])
+    taken = _surest_fitting(weight, surest, recorded, lambda pair: any(_fit(b, seen) is not None for b in _opening_boards_of(pair)))
+    return taken if taken is not None and taken != recorded else None
+
+
+def _amend_opening(ref: Referee, pair: Pair, seen: Seen) -> tuple[Referee, Outcome]:
+    """Withdraw the opening roll recorded, record ``pair`` (dark's die, light's die), and judge the play with it."""
+    assert ref.before_roll is not None and ref.game.dice is not None
+    was, opener = ref.game.dice, ref.settings.players[ref.game.turn]
+    event = OpeningRoll(pair)
+    amended = replace(ref, match=apply_to_match(ref.before_roll, event))
+    text = (f"the opening roll was {ref.settings.players[0]}'s {pair[0]} and {ref.settings.players[1]}'s {pair[1]}, not {opener}'s "
+            f"{was[0]}-{was[1]} (the dice were read both ways; the play and the surer reading taken)")
+    new, out = _judge_seen(amended, seen, decided=True)
+    return new, _merge(Outcome(events=(event,), notes=(Note(text, "warning"),), retracted=1), out)
 
 
 def _amend_roll(ref: Referee, roll: tuple[int, int], seen: Seen) -> tuple[Referee, Outcome]:
@@ -1829,6 +1972,9 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     assert g.dice is not None  # a play is judged only after a roll
     player = g.turn
     after = _explained(ref, seen)
+    opening = None if decided else _opening_decided(ref, seen)
+    if opening is not None:
+        return _amend_opening(ref, opening, seen)
     roll = None if decided else _roll_decided(ref, after)
     if roll is not None and roll != g.dice:
         return _amend_roll(ref, roll, seen)
@@ -1838,6 +1984,8 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
         return _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
     early = _played_then_other_moved(ref, seen)
     if early is not None:
+        if _playing_their_roll(ref, early, seen):
+            return _commit_play(ref, Move(player, early.after), judge(g.position, g.dice, early.after), f"{name} played {early}")
         return _other_moved_early(ref, early)
     swapped = _swapped_play(ref, seen)
     if swapped is not None and ref.settings.mode is not Mode.TOURNAMENT:
@@ -1956,6 +2104,24 @@ def _played_then_other_moved(ref: Referee, seen: Seen) -> Play | None:
     return None
 
 
+def _playing_their_roll(ref: Referee, play: Play, seen: Seen) -> bool:
+    """The opponent's checkers moved past the mover's ``play`` are the opponent's own turn, not a move before it:
+    their two dice lie in their right-hand half and their checkers stand as a legal play of those dice, whole or
+    begun.  The camera missed the mover's dice picked up and the opponent's roll; a player whose dice are down
+    is playing them."""
+    opponent = 1 - ref.game.turn
+    if len(seen.dice) != 2 or not _rolled_by(ref, seen, opponent):
+        return False
+    roll = _roll_of(_readable(seen.dice, ref.settings.right_half(opponent)))
+    if roll is None:
+        return False
+    before = play.after.swap()
+    for q in legal_plays(before, roll):
+        if any(Board.from_position(apply_hops(before, q.hops[:k]), opponent) == seen.board for k in range(1, len(q.hops) + 1)):
+            return True
+    return False
+
+
 def _pips(side: tuple[int, ...]) -> int:
     return sum((i + 1) * n for i, n in enumerate(side))
 
@@ -1999,7 +2165,8 @@ def _commit_play(ref: Referee, move: Move, verdict: Verdict, text: str) -> tuple
     match = apply_to_match(ref.match, move)
     last = (ref.before_roll, ref.match, not ref.rolls_read) if ref.before_roll is not None and not move.accept_illegal else None
     ref = replace(ref, match=match, stage=Stage.PLAYING, illegal_after=None, illegal_verdict=None, dice_read=(), moved_early=False, asked_board=None, asked_rolls=(),
-                  plays=ref.plays + 1, before_roll=None, rolls_read=(), moved_unrolled=None, cocked_seen=(), last_turn=last)
+                  plays=ref.plays + 1, before_roll=None, rolls_read=(), openings_read=(), moved_unrolled=None, cocked_seen=(), last_turn=last,
+                  reached=frozenset())
     moved = _dark_points(sorted({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}), player) if verdict.play else ()
     signals = [] if ref.settings.mode is Mode.RECORD else [Signal(SignalKind.PLAY_ACCEPTED, (moved,))]
     notes = [Note(text)]

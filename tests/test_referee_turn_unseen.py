@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from engine import Position
 from engine.board import Board
-from engine.game import Phase, Roll, Rules
+from engine.game import Move, OpeningRoll, Phase, Roll, Rules
 from engine.plays import Hop, apply_hops
-from referee.core import Seen, SeenDie, Settings, observe, start
+from referee.core import Seen, SeenDie, Settings, observe, resume, start
 
 DARK, LIGHT = 0, 1
 SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"), dark_right_half="home")
@@ -114,3 +114,32 @@ def test_the_one_doubled_throwing_with_the_doublers_checkers_unmoved_is_still_ou
     ref, out = see(ref, board, dark_half(5, 4), hand=DARK, cube=(2, "dark"))
     assert [(c.kind, c.player) for c in out.calls] == [("out_of_turn", DARK)]
     assert ref.game.phase is Phase.DOUBLED
+
+
+def light_on_the_bar_to_roll():
+    """Ann opened 3-1 (8/5 6/5); Bob rolled 6-4 (24/18 13/9, his numbers); Ann rolled 6-1 and hit, 13/7* 8/7.  Bob
+    is on the bar against Ann's 5-, 6- and 7-points made: 6-6, 5-5 and 6-5 have no play for him (a dance)."""
+    ann_opened = apply_hops(Position.start(), [Hop(8, 5), Hop(6, 5)])
+    bob_played = apply_hops(ann_opened.swap(), [Hop(24, 18), Hop(13, 9)])
+    ann_hit = apply_hops(bob_played.swap(), [Hop(13, 7), Hop(8, 7)])
+    events = [OpeningRoll((3, 1)), Move(DARK, ann_opened), Roll(LIGHT, (6, 4)), Move(LIGHT, bob_played), Roll(DARK, (6, 1)), Move(DARK, ann_hit)]
+    ref = resume(SETTINGS, events)
+    assert ref.game.turn == LIGHT and ref.game.phase is Phase.ROLL and ref.game.position.on_roll[24] == 1
+    return ref, Board.from_position(ann_hit, DARK)
+
+
+def test_bobs_hand_over_the_board_and_a_dance_possible_ann_throwing_is_a_look_not_out_of_turn() -> None:
+    ref, board = light_on_the_bar_to_roll()
+    # Bob's hand over his side of the board (rolling, say 6-5, and picking up: no play), then the board clear
+    ref, o1 = observe(ref, Seen(board=board, occluded=("point:16", "point:17"), cube_value=1, cube_position="centre"))
+    ref, o2 = see(ref, board)
+    # Ann throws 4-2 into her own half, her hand seen throwing: her turn, if Bob danced unseen; out of turn if not
+    ref, o3 = see(ref, board, dark_half(4, 2), hand=DARK)
+    assert stopping([o1, o2, o3]) == []
+    assert [c.kind for c in o3.calls] == ["please_look"]
+
+
+def test_no_hand_of_bobs_seen_ann_throwing_is_still_out_of_turn() -> None:
+    ref, board = light_on_the_bar_to_roll()
+    ref, o1 = see(ref, board, dark_half(4, 2), hand=DARK)
+    assert [(c.kind, c.player) for c in o1.calls] == [("out_of_turn", DARK)]
