@@ -1,6 +1,7 @@
 """Train the learned checker counter (``vision/point_counts.onnx``) on renders of the project's renderer.
 
-    nice python -m benchmarks.train_points   # seed 4: renders, trains, exports the shipped weights (`train` extra)
+    python -m benchmarks.train_points --wide --frames 1680 --plain-frames 840 --epochs 8   # the shipped weights
+    nice python -m benchmarks.train_points   # the weights shipped before (seed 4, 840 plain frames, 5 epochs)
     python -m benchmarks.train_points --seed 1 --frames 40 --epochs 1   # a quick smoke run
 
 Every frame is a random installation (camera turned any way, tilted up to 20°, near or far; a lamp of
@@ -14,6 +15,13 @@ the renderer's painted plane (what the camera sees, parallax included) at the ca
 its lamp, blurred, with noise and JPEG (``photograph_strips``: a third of a full render's time), shifted and
 turned by a few mm and a degree as a calibration's fit is off, and bent as a lens the calibration measured
 a little wrong (barrel or pincushion, more at the board's edges) would bend them.
+
+The shipped weights (session 41, seed 4, the default) are 1680 frames of the widened generator and 840 of the
+plain one, 8 epochs (`train` extra). ``--wide`` widens the generator where the dev split's points were in doubt (docs/learned-points.md): the board
+filling 40-95% of the frame (in ``SMALL_SHARE`` of frames 40-62%), dim lamps down to a twelfth of the light
+(``WIDE_DIM_GAIN``, the camera's noise up to twice in the dark), in ``WIDE_STYLE_SHARE`` of frames layers slid
+as one piece or scattered (``vision.render.WIDE_STACKING``), and short stacks more often a row of five to nine
+or one or two checkers. ``--plain-frames N`` adds N frames of the plain generator (the same seed's).
 
 Held out from training (and from any tuning), for ``benchmarks/bench_points.py`` to judge on:
 the stacking style ``HELD_OUT_STYLE`` and the lamp ``HELD_OUT_LAMP``.
@@ -402,7 +410,7 @@ def render_frame(seed: int, styles: tuple[str, ...], lamps: tuple[str, ...]) -> 
 
 def _render_one(args: tuple[int, tuple[str, ...], tuple[str, ...], Path | None, bool]) -> tuple[np.ndarray, np.ndarray]:
     seed, styles, lamps, keep, wide = args
-    done = None if keep is None else keep / f"{seed}.npz"
+    done = None if keep is None else keep / f"{seed}{'-wide' if wide else ''}.npz"
     if done is not None and done.exists():
         data = np.load(done)
         return data["strips"], data["counts"]
@@ -511,9 +519,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--wide", action="store_true", help="the widened generator: small boards, very dim lamps, slid and "
                     "scattered layers, more rows of five to nine and lone checkers")
+    ap.add_argument("--plain-frames", type=int, default=0, help="with --wide: as many frames again of the plain generator")
     args = ap.parse_args(argv)
     t0 = time.time()
     strips, labels = render_set(args.seed, args.frames, TRAIN_STYLES, TRAIN_LAMPS, args.workers, args.keep, args.wide)
+    if args.wide and args.plain_frames:
+        more = render_set(args.seed, args.plain_frames, TRAIN_STYLES, TRAIN_LAMPS, args.workers, args.keep, False)
+        strips, labels = np.concatenate([strips, more[0]]), np.concatenate([labels, more[1]])
     print(f"rendered {args.frames} frames, {len(strips)} strips in {time.time() - t0:.0f} s", flush=True)
     net = train(strip_input(strips), labels, args.seed, args.epochs, args.threads)
     export(net, args.out)
