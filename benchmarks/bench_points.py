@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
             sources.append((f"benchmarks/world, stacking={style}", world_frames(style, args.world_setups, args.world_frames, args.seed)))
     rows = bench(sources, args.verbose, args.cache)
     note = ("The whole reader on each frame, counting by colour profiles (rules), by the learned counter "
-            "(`vision/point_strips.py`, trained by `nice python -m benchmarks.train_points` (seed 4, 840 frames, 5 epochs)) "
+            "(`vision/point_strips.py`, trained by `python -m benchmarks.train_points --wide --frames 1680 --plain-frames 840 --epochs 8` (seed 4)) "
             "on every uncovered point, and by the counter only where it is sure (probability 0.9; else the rules' count). "
             f"Training never saw the stacking style `{HELD_OUT_STYLE}`, the lamp `{HELD_OUT_LAMP}`, Blender renders or "
             "the independent renderer (`benchmarks/world`, imports nothing from `vision`); `vision.render, trained` is the "

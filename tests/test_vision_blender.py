@@ -362,8 +362,7 @@ def test_the_top_of_a_die_tipped_away_from_the_camera_is_the_face_farther_from_i
     assert _dice(reading) == want and reading["points"] == truth["points"]
 
 
-@pytest.mark.slow  # a known miss (strict xfail): checked in the slow step
-@pytest.mark.xfail(strict=True, reason="issue #45 (s37): the point counter retrained on the wider generator is unsure of point 17 (four light checkers) on this Blender fixture and the colour profiles read another count, so the point is left unread (unsure, not a wrong count)")
+@pytest.mark.slow  # was a strict xfail (point 17 left unread) until the counter's session-41 retrain
 def test_a_tipped_tops_corner_pips_are_measured_where_a_foreshortened_read_puts_it(calibrated: Calibrated) -> None:
     """A 6 leaning on a checker (Blender seed 2026128590, ``tests/data/vision_blender_tipped_six``, frame 10): its
     lit side face and its top were taken for one square, whose middle lies off the top, so a column of the top's
@@ -728,8 +727,7 @@ def test_an_unsure_square_read_yields_to_a_sure_tipped_one(calibrated: Calibrate
     assert same_face(cfg, view, centre, unsure, tipped) and same_face(cfg, view, centre, sure, tipped)
 
 
-@pytest.mark.slow  # a known miss (strict xfail): checked in the slow step
-@pytest.mark.xfail(strict=True, reason="issue #45 (s37): the point counter retrained on the wider generator is unsure of point 5 (two dark checkers) on this Blender fixture and the colour profiles read another count, so the point is left unread (unsure, not a wrong count)")
+@pytest.mark.slow  # was a strict xfail (point 5 left unread) until the counter's session-41 retrain
 def test_a_shadow_on_leather_the_inlay_matches_is_no_checker(calibrated: Calibrated) -> None:
     """Under a warm lamp, the camera 14 degrees off vertical (Blender seed 2026114680,
     ``tests/data/vision_blender_cube_shadow``, frame 6), the cube on the frame casts its shadow on the base of an
