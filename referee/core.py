@@ -1844,10 +1844,12 @@ def _opening_weights(ref: Referee) -> tuple[dict[Pair, float], dict[Pair, float]
     return weight, surest
 
 
-def _opening_boards_of(pair: Pair) -> list[Board]:
-    """The boards the opening plays of ``pair`` (dark's die, light's die) leave: the higher die's owner moved."""
+@functools.cache
+def _opening_boards_of(pair: Pair) -> tuple[Board, ...]:
+    """The boards the opening plays of ``pair`` (dark's die, light's die) leave: the higher die's owner moved.  Kept
+    once worked out: the start is always the same, and each reading while the opening play is waited for asks."""
     opener = 0 if pair[0] > pair[1] else 1
-    return [Board.from_position(p.after, opener) for p in legal_plays(Position.start(), (max(pair), min(pair)))]
+    return tuple(Board.from_position(p.after, opener) for p in legal_plays(Position.start(), (max(pair), min(pair))))
 
 
 def _opening_read_otherwise(ref: Referee, seen: Seen) -> Seen | None:
@@ -1858,10 +1860,11 @@ def _opening_read_otherwise(ref: Referee, seen: Seen) -> Seen | None:
     weight, _ = _opening_weights(ref)
     if len(weight) < 2:
         return None
-    for pair in sorted(weight, key=lambda p: -weight[p]):
+    order = sorted(weight, key=lambda p: -weight[p])
+    for pair in order:
         if any(_fit(board, seen) is not None for board in _opening_boards_of(pair)):
             return seen
-    for pair in sorted(weight, key=lambda p: -weight[p]):
+    for pair in order:
         near = sorted((_distance(b, seen.board, seen.unsure_points), i) for i, b in enumerate(_opening_boards_of(pair)))
         near = [n for n in near if n[0] <= NEAR]
         if near and (len(near) == 1 or near[0][0] < near[1][0]):
