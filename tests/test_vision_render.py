@@ -79,19 +79,39 @@ def test_camera_image_size() -> None:
 
 def test_the_wide_stacking_styles_keep_five_in_a_row_and_rest_each_layer_on_the_one_beneath() -> None:
     """Training's slid and scattered piles (``WIDE_STACKING``): the first five checkers lie flat in a row from the
-    point's base, later ones one layer up per five, each of the second layer centred over a checker of the first
-    (within one checker's diameter of its centre: a checker lying further out would fall off). A scattered third
-    layer may lie off the second's few checkers (anywhere along the row): left so, as the shipped weights were
-    trained on it; to mend at the next retrain."""
+    point's base, later ones one layer up per five. A checker rests on checkers, so every checker of the second
+    and third layers lies steady on the layer beneath: its centre over one of them (within a radius of that
+    checker's centre) or over the waist between two neighbours it lies across (touching both, within half a
+    radius of the line joining their centres). Two checkers of one layer never overlap (they are solid)."""
     from vision.geometry import BoardGeometry
     from vision.render import STACKING, WIDE_STACKING, stack_places
 
     geo = BoardGeometry()
+    d, r = geo.checker_diameter, geo.checker_diameter / 2
+
+    def steady(xy, beneath) -> bool:
+        touching = [b for b in beneath if np.hypot(*np.subtract(xy, b)) < d]
+        if any(np.hypot(*np.subtract(xy, b)) < r for b in touching):
+            return True
+        for a in touching:
+            for b in touching:
+                ab, ap = np.subtract(b, a), np.subtract(xy, a)
+                if ab @ ab > 0:
+                    t = min(1.0, max(0.0, float(ap @ ab / (ab @ ab))))
+                    if np.hypot(*(ap - t * ab)) < r / 2:
+                        return True
+        return False
+
     assert not set(WIDE_STACKING) & set(STACKING)  # the benchmarks' styles stay as they were
     for style in WIDE_STACKING:
-        for seed in range(40):
-            places = stack_places(np.random.default_rng(seed), geo, Layout(), 6, 12, style)
-            assert [layer for _, _, layer in places] == [0] * 5 + [1] * 5 + [2] * 2
-            for x, y, layer in places[5:10]:
-                beneath = [(u, v) for u, v, k in places if k == layer - 1]
-                assert min(np.hypot(x - u, y - v) for u, v in beneath) < geo.checker_diameter, (style, seed)
+        for count, tiers in ((7, [0] * 5 + [1] * 2), (12, [0] * 5 + [1] * 5 + [2] * 2), (15, [0] * 5 + [1] * 5 + [2] * 5)):
+            for seed in range(40):
+                places = stack_places(np.random.default_rng(seed), geo, Layout(), 6, count, style)
+                assert [layer for _, _, layer in places] == tiers
+                for layer in set(tiers):
+                    tier = [(x, y) for x, y, k in places if k == layer]
+                    assert all(np.hypot(*np.subtract(a, b)) >= d - 1e-6 for n, a in enumerate(tier) for b in tier[n + 1:]), \
+                        (style, count, seed, layer)
+                    if layer:
+                        beneath = [(x, y) for x, y, k in places if k == layer - 1]
+                        assert all(steady(xy, beneath) for xy in tier), (style, count, seed, layer)

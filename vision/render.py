@@ -515,8 +515,9 @@ def _paint_stack_side(canvas: FloatImage, eye: Viewpoint, xy: tuple[float, float
 # along; towers: piles up to five high; loose: a first row with gaps and sideways drift, layers anywhere on it
 STACKING = ("row", "centred", "base_end", "tip_end", "skewed", "towers", "loose")
 # Wider ways a hand piles them, for training only (not in STACKING, which the benchmarks judge by style):
-# slid: each layer pushed as one piece up to 12 mm aside and -8..20 mm along, its checkers a little apart;
-# scattered: a first row with gaps to 4 mm and 7 mm drift aside, later checkers anywhere along it, 5 mm aside
+# slid: each layer pushed as one piece up to 12 mm aside and -8..20 mm along off the one beneath;
+# scattered: a first row with gaps to 4 mm and 7 mm drift aside, later checkers anywhere along it, 5 mm aside.
+# In both every checker lies steady on the layer beneath and none overlaps another of its layer (``_wide_layer``).
 WIDE_STACKING = ("slid", "scattered")
 
 
@@ -538,16 +539,16 @@ def stack_places(rng: np.random.Generator, geo: BoardGeometry, layout: Layout, p
     elif style in WIDE_STACKING:
         gap = rng.uniform(0.0, 4.0) if style == "scattered" else rng.uniform(0.0, 1.0)
         drift = 7.0 if style == "scattered" else 1.5
-        slide = [(rng.uniform(-8, 20), rng.uniform(-12, 12)) for _ in range(3)]
-        for i in range(count):
-            layer, slot = divmod(i, 5)
-            along, aside = (d + gap) * (slot + 0.5), rng.uniform(-drift, drift)
-            if layer and style == "slid":
-                along, aside = along + slide[layer - 1][0] + rng.normal(0, 2), slide[layer - 1][1] + rng.normal(0, 2)
-            elif layer:
-                along, aside = rng.uniform(0.3, min(count, 5) - 0.3) * (d + gap), rng.normal(0, 5)
-            places.append((along, aside))
-            layers.append(layer)
+        beneath: list[tuple[float, float]] = []
+        for layer in range((count + 4) // 5):
+            k = min(5, count - 5 * layer)
+            if layer == 0:
+                tier = [((d + gap) * (slot + 0.5), rng.uniform(-drift, drift)) for slot in range(k)]
+            else:
+                tier = _wide_layer(rng, style, beneath, k, d)
+            places += tier
+            layers += [layer] * k
+            beneath = tier
     else:
         gap = rng.uniform(0.0, 1.5) if style == "loose" else 0.0
         row = min(count, 5)
@@ -571,6 +572,48 @@ def stack_places(rng: np.random.Generator, geo: BoardGeometry, layout: Layout, p
             places.append((along, aside))
             layers.append(layer)
     return [(bx + dx * a + dy * s, by + dy * a - dx * s, layer) for (a, s), layer in zip(places, layers)]
+
+
+def _rests_on(xy: tuple[float, float], beneath: list[tuple[float, float]], d: float) -> bool:
+    """Whether a checker centred at ``xy`` (along, aside mm) lies steady on the checkers ``beneath``: its centre over
+    one of them (within 0.8 of a radius of its centre) or over the waist between two neighbours it lies across."""
+    r = d / 2
+    near = [b for b in beneath if math.dist(xy, b) < d]
+    if any(math.dist(xy, b) < 0.8 * r for b in near):
+        return True
+    for i, a in enumerate(near):
+        for b in near[i + 1:]:
+            ab = (b[0] - a[0], b[1] - a[1])
+            t = min(1.0, max(0.0, ((xy[0] - a[0]) * ab[0] + (xy[1] - a[1]) * ab[1]) / max(ab[0] ** 2 + ab[1] ** 2, 1e-9)))
+            if math.dist(a, b) < d + 5 and math.dist(xy, (a[0] + t * ab[0], a[1] + t * ab[1])) < 0.4 * r:
+                return True
+    return False
+
+
+def _wide_layer(rng: np.random.Generator, style: str, beneath: list[tuple[float, float]], k: int,
+                d: float) -> list[tuple[float, float]]:
+    """``k`` (<= len(beneath)) checkers (along, aside mm) of a slid or scattered layer lying on ``beneath``: each
+    steady on it (``_rests_on``) and none overlapping another of its layer. Slid: the layer pushed as one piece
+    up to 12 mm aside and -8..20 mm along off the one beneath (less if it would fall off); scattered: each
+    anywhere along the layer beneath, 5 mm aside. Drawn again until it lies; failing that, straight on top."""
+    lo, hi = min(b[0] for b in beneath) - 0.3 * d, max(b[0] for b in beneath) + 0.3 * d
+    for attempt in range(40):
+        if style == "slid":
+            shrink = 1.0 - attempt / 40
+            da, ds = rng.uniform(-8, 20) * shrink, rng.uniform(-12, 12) * shrink
+            tier = [(a + da + rng.normal(0, 1), s + ds + rng.normal(0, 1)) for a, s in beneath[:k]]
+        else:
+            tier = []
+            for _ in range(30 * k):
+                xy = (float(rng.uniform(lo, hi)), float(rng.normal(0, 5)))
+                if _rests_on(xy, beneath, d) and all(math.dist(xy, o) >= d for o in tier):
+                    tier.append(xy)
+                    if len(tier) == k:
+                        break
+        if len(tier) == k and all(_rests_on(xy, beneath, d) for xy in tier) and \
+                all(math.dist(a, b) >= d for i, a in enumerate(tier) for b in tier[i + 1:]):
+            return tier
+    return list(beneath[:k])
 
 
 MARGIN = 60.0  # mm of table around the board on the canvas: a cube on the frame is seen past the board's outline
