@@ -278,7 +278,7 @@ def _side_numerals(rng: np.random.Generator, img: np.ndarray, families: list[str
     others = [v for v in FACES if v != value]
     a, b = int(e0), int(e0 + edge)
     for k in rng.choice(4, int(rng.integers(1, 3)), replace=False):
-        side = max(2, int(rng.uniform(0.12, 0.45) * edge))
+        side = max(2, int(rng.uniform(0.12, 0.7) * edge))  # up to tan(35 degrees) of an edge: a camera that far off the vertical
         box = [(b, b + side, a, b), (a - side, a, a, b), (a, b, b, b + side), (a, b, a - side, a)][int(k)]
         y0, y1, x0, x1 = (max(0, v) for v in box)
         shade = ivory * rng.uniform(0.4, 1.05)
