@@ -270,6 +270,13 @@ def _ink_style(rng: np.random.Generator, families: list[str]) -> Style:
     return Style(family, files[int(rng.integers(len(files)))], kind)
 
 
+def sides_seen(rng: np.random.Generator) -> list[int]:
+    """Which side faces a camera off the vertical sees beside the top (0 below, 1 above, 2 right, 3 left, as drawn
+    from above): one, or two adjacent ones, never two opposite ones."""
+    pair = [int(rng.integers(2)), 2 + int(rng.integers(2))]  # below or above, right or left
+    return pair if rng.random() < 0.5 else [pair[int(rng.integers(2))]]
+
+
 def _side_numerals(rng: np.random.Generator, img: np.ndarray, families: list[str], value: int, e0: float, edge: float,
                    ivory: np.ndarray, shift: list[float]) -> None:
     """One or two of the cube's side faces beside its top face, as a camera off the vertical sees them (a tall cube
@@ -277,7 +284,7 @@ def _side_numerals(rng: np.random.Generator, img: np.ndarray, families: list[str
     (another of the cube's values: a cube carries one on every face) squashed by the foreshortening; ``shift`` gets the middle of the light seen (top and sides), where the reader's crop may centre."""
     others = [v for v in FACES if v != value]
     a, b = int(e0), int(e0 + edge)
-    for k in rng.choice(4, int(rng.integers(1, 3)), replace=False):
+    for k in sides_seen(rng):
         side = max(2, int(rng.uniform(0.12, 0.7) * edge))  # up to tan(35 degrees) of an edge: a camera that far off the vertical
         box = [(b, b + side, a, b), (a - side, a, a, b), (a, b, b, b + side), (a, b, a - side, a)][int(k)]
         y0, y1, x0, x1 = (max(0, v) for v in box)

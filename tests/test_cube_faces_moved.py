@@ -54,3 +54,13 @@ def test_a_face_seen_with_its_sides_shows_their_numerals_beside_it() -> None:
         inked += int((grey[ring] < 60).sum() > 20)
     assert inked >= 7  # dark ink of a side's numeral beside the top (not every numeral is dark: some inks and lamps are light)
 
+
+
+def test_a_camera_sees_one_side_face_or_two_adjacent_ones_never_two_opposite() -> None:
+    rng = np.random.default_rng(7)
+    counts = set()
+    for _ in range(200):
+        sides = cube_faces.sides_seen(rng)
+        counts.add(len(sides))
+        assert len(set(sides)) == len(sides) and not {0, 1} <= set(sides) and not {2, 3} <= set(sides), sides
+    assert counts == {1, 2}
