@@ -270,9 +270,46 @@ def _ink_style(rng: np.random.Generator, families: list[str]) -> Style:
     return Style(family, files[int(rng.integers(len(files)))], kind)
 
 
-def _face_drawing(rng: np.random.Generator, label: int, families: list[str], C: int, H: int, wide: bool = False) -> np.ndarray:
+def sides_seen(rng: np.random.Generator) -> list[int]:
+    """Which side faces a camera off the vertical sees beside the top (0 below, 1 above, 2 right, 3 left, as drawn
+    from above): one, or two adjacent ones, never two opposite ones."""
+    pair = [int(rng.integers(2)), 2 + int(rng.integers(2))]  # below or above, right or left
+    return pair if rng.random() < 0.5 else [pair[int(rng.integers(2))]]
+
+
+def _side_numerals(rng: np.random.Generator, img: np.ndarray, families: list[str], value: int, e0: float, edge: float,
+                   ivory: np.ndarray, shift: list[float]) -> None:
+    """One or two of the cube's side faces beside its top face, as a camera off the vertical sees them (a tall cube
+    on a dim board: the light square the reader finds is the top and its sides together), each with its own numeral
+    (another of the cube's values: a cube carries one on every face) squashed by the foreshortening; ``shift`` gets the middle of the light seen (top and sides), where the reader's crop may centre."""
+    others = [v for v in FACES if v != value]
+    a, b = int(e0), int(e0 + edge)
+    for k in sides_seen(rng):
+        side = max(2, int(rng.uniform(0.12, 0.7) * edge))  # up to tan(35 degrees) of an edge: a camera that far off the vertical
+        box = [(b, b + side, a, b), (a - side, a, a, b), (a, b, b, b + side), (a, b, a - side, a)][int(k)]
+        y0, y1, x0, x1 = (max(0, v) for v in box)
+        shade = ivory * rng.uniform(0.4, 1.05)
+        img[y0:y1, x0:x1] = shade
+        style = _ink_style(rng, families)
+        mask = _numeral_mask(str(others[int(rng.integers(len(others)))]), style, int(edge), rng)
+        mask = np.rot90(mask, int(rng.integers(4)))
+        along, across = (x1 - x0, y1 - y0) if k < 2 else (y1 - y0, x1 - x0)
+        cut = cv2.resize(mask, (along, across), interpolation=cv2.INTER_AREA)  # the whole face foreshortened
+        cut = (cut.T if k >= 2 else cut)[:y1 - y0, :x1 - x0]
+        ink = np.array([20, 20, 20], np.float32) + rng.normal(0, 10, 3)
+        region = img[y0:y0 + cut.shape[0], x0:x0 + cut.shape[1]]
+        img[y0:y0 + cut.shape[0], x0:x0 + cut.shape[1]] = region * (1 - cut[..., None]) + ink * cut[..., None]
+        d = side / 2 * rng.uniform(0.3, 1)
+        shift[0] += (0, 0, d, -d)[int(k)]
+        shift[1] += (d, -d, 0, 0)[int(k)]
+
+
+def _face_drawing(rng: np.random.Generator, label: int, families: list[str], C: int, H: int, wide: bool = False,
+                  sides: bool = False, shift: list[float] | None = None) -> np.ndarray:
     """The scene about the crop's centre, drawn from above at ``H`` px per cube edge on a ``C`` x ``C``
-    canvas (BGR float 0..255): a cube's face with ``FACES[label - 1]`` or, for label 0, something else."""
+    canvas (BGR float 0..255): a cube's face with ``FACES[label - 1]`` or, for label 0, something else.
+    ``sides``: a cube's face seen with one or two side faces, each with a numeral (:func:`_side_numerals`);
+    ``shift`` gets how far from the top face's centre the light seen is centred (x, y drawing pixels)."""
     img = _texture(rng, (C, C), wide)
     c0 = (C - H) // 2
     for _ in range(int(rng.integers(0, 3))):  # checkers beside it
@@ -290,7 +327,10 @@ def _face_drawing(rng: np.random.Generator, label: int, families: list[str], C: 
     # a die's edge is 0.8 of the cube's; a die face may fill the crop as a cube's would (a nearer die)
     edge = H * (rng.uniform(0.7, 1.05) if face_kind in ("die", "two_dice") else 1.0)
     e0 = (C - edge) / 2
-    if rng.random() < 0.6:  # a side face beside the top (a camera off the vertical sees it), darker or lighter
+    if sides and face_kind in ("cube", "cube_offset"):
+        _side_numerals(rng, img, families, FACES[(label or int(rng.integers(1, 7))) - 1], e0, edge, ivory,
+                       shift if shift is not None else [0.0, 0.0])
+    elif rng.random() < 0.6:  # a side face beside the top (a camera off the vertical sees it), darker or lighter
         side = int(rng.uniform(0.05, 0.35) * edge)
         k = int(rng.integers(4))
         a, b = int(e0), int(e0 + edge)
@@ -346,13 +386,18 @@ def _face_drawing(rng: np.random.Generator, label: int, families: list[str], C: 
     return img
 
 
-def _light(rng: np.random.Generator, img: np.ndarray, wide: bool = False) -> np.ndarray:
+def _light(rng: np.random.Generator, img: np.ndarray, wide: bool = False, dim: bool = False,
+           seen: dict[str, float] | None = None) -> np.ndarray:
     """A lamp: gradient, dimness, sometimes a hard shadow edge or a glare spot, its colour (2700-6500 K);
-    ``wide``: dimmer still, and deeper hard shadows (an arm's, a cup's), straight or curved, across the face."""
+    ``wide``: dimmer still, and deeper hard shadows (an arm's, a cup's), straight or curved, across the face;
+    ``dim``: a dim lamp, 15-50% of the usual light."""
     C = img.shape[0]
     yy, xx = np.mgrid[0:C, 0:C].astype(np.float32) / C
     g = rng.normal(0, 0.3, 2)
-    img = img * ((rng.uniform(0.15, 1.2) if wide else rng.uniform(0.3, 1.2)) * (1 + g[0] * (xx - 0.5) + g[1] * (yy - 0.5)))[..., None]
+    level = rng.uniform(0.15, 0.5) if dim else rng.uniform(0.15, 1.2) if wide else rng.uniform(0.3, 1.2)
+    if seen is not None:
+        seen["level"] = float(level)
+    img = img * (level * (1 + g[0] * (xx - 0.5) + g[1] * (yy - 0.5)))[..., None]
     if wide and rng.random() < 0.4:
         t = rng.uniform(0, 2 * np.pi)
         u = np.cos(t) * (xx - 0.5) + np.sin(t) * (yy - 0.5)
@@ -383,7 +428,7 @@ def _motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
 
 def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_side: int | None = None,
               span_edges: float = SPAN, seen: dict[str, float] | None = None, wide: bool = False,
-              moved: bool = False, small: bool = False) -> np.ndarray:
+              moved: bool = False, small: bool = False, dim: bool = False, sides: bool = False) -> np.ndarray:
     """One BGR uint8 crop ``span_edges`` face edges across: label 1..6 is ``FACES[label - 1]`` on a cube's
     face; 0 is no cube face.
 
@@ -392,18 +437,23 @@ def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_sid
     JPEG-compressed at the camera's resolution; the crop is then cut from the camera's image, as the
     reader cuts it from the rectified frame: about the face's centre, turned near its outline, resampled
     to ``out_side`` pixels (the reader's resolution, often finer than the camera's). ``seen``, if given,
-    gets the camera's pixels per cube edge (``px``) and its defocus and motion blur in camera pixels. ``moved``: always a
+    gets the camera's pixels per cube edge (``px``), its defocus and motion blur in camera pixels, the lamp's
+    level (``level``, 1 the usual full light) and the sensor noise's deviation (``noise``, grey levels). ``moved``: always a
     streak of motion blur, a tenth to two fifths of the face's edge long whatever the camera's resolution (a camera on
     a shaken table or arm, a hand bumping the board during the exposure), where the usual draw moves a third of the
     crops by 1.5-6 camera pixels: a near cube is streaked across as much of its numeral as a far one. ``small``: the
     face 10-28 camera pixels across (a board filling well under half the frame, or seen across its short side),
-    where the usual draw spreads 11-56."""
+    where the usual draw spreads 11-56. ``dim``: under a dim lamp (15-50% of the usual light), the
+    camera's gain raising its noise to match. ``sides``: a cube's face seen with one or two of its side faces,
+    each with its own numeral, and the crop centred anywhere between the top face's centre and the middle of
+    the light seen (top and sides), as the reader centres it on the light square it found."""
     H = 80  # face edge at the drawing's resolution
     C = int(H * max(2.4, 1.45 * span_edges))
-    img = _light(rng, _face_drawing(rng, label, families, C, H, wide), wide)
+    shift = [0.0, 0.0]
+    seen = {} if seen is None else seen
+    img = _light(rng, _face_drawing(rng, label, families, C, H, wide, sides, shift), wide, dim, seen)
     # the camera: this many pixels per cube edge, turned anyhow, a little perspective
     px = float(np.exp(rng.uniform(np.log(10), np.log(28)) if small else rng.uniform(np.log(11), np.log(56))))
-    seen = {} if seen is None else seen
     seen.update(px=px, defocus=0.0, motion=0.0)
     s = px / H
     img = cv2.GaussianBlur(img, (0, 0), 0.45 / s)  # the camera's pixels integrate over this much of the drawing
@@ -422,14 +472,16 @@ def draw_crop(rng: np.random.Generator, label: int, families: list[str], out_sid
     if moved or rng.random() < 0.35:  # the camera or the board moved while the shutter was open
         seen["motion"] = rng.uniform(0.1, 0.4) * px if moved else rng.uniform(1.5, 6)
         shot = cv2.filter2D(shot, -1, _motion_kernel(rng, seen["motion"]))  # motion
-    shot = np.clip(shot + rng.normal(0, rng.uniform(0, 8), shot.shape), 0, 255).astype(np.uint8)
+    noise = rng.uniform(3, 10) if dim else rng.uniform(0, 8)  # a dim scene is a gained-up one: more noise
+    seen["noise"] = float(noise)
+    shot = np.clip(shot + rng.normal(0, noise, shot.shape), 0, 255).astype(np.uint8)
     if rng.random() < 0.8:
         ok, buf = cv2.imencode(".jpg", shot, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 96))])
         shot = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     # the crop: about the face's centre, turned near the face's outline, a little off in place, turn and scale
     side = out_side or int(rng.integers(28, 64))
     span = span_edges * H * rng.uniform(0.85, 1.18)
-    centre = np.array([C / 2, C / 2]) + rng.normal(0, (0.1 if wide else 0.06) * H, 2)
+    centre = np.array([C / 2, C / 2]) + rng.normal(0, (0.1 if wide else 0.06) * H, 2) + np.array(shift)
     ang = np.deg2rad(rng.normal(0, 4) if rng.random() < 0.85 else rng.uniform(-45, 45))
     u = np.array([np.cos(ang), np.sin(ang)]) * span / 2
     v = np.array([-np.sin(ang), np.cos(ang)]) * span / 2

@@ -42,19 +42,25 @@ from vision.cube_cnn import INPUT_SIDE, CubeReader, cube_input  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def legibility(px: float, defocus: float, motion: float) -> float:
+def legibility(px: float, defocus: float, motion: float, level: float = 1.0, noise: float = 0.0) -> float:
     """How surely a numeral drawn on a face seen at ``px`` camera pixels per cube edge, defocused by ``defocus`` and
     moved by ``motion`` camera pixels, can be read at all (1: its strokes stand apart; 0: they run into one smudge),
     from the physical picture: a numeral's strokes lie about a twelfth of the face's edge apart, so the face's edge
     over the blur's width (a pixel's own footprint, the defocus, a third of the motion's length) below about 6 leaves
     no numeral to read, above about 12 a clear one. A crop's training target is its face's value as surely as this,
-    the rest spread over the six faces: a smudge taught as one value is noise that taught the network to guess."""
+    the rest spread over the six faces: a smudge taught as one value is noise that taught the network to guess.
+    Under a lamp at ``level`` (1: the usual full light) with the sensor's noise ``noise`` (grey levels), a numeral's
+    strokes stand about 90 grey levels times the level off an ivory face (half of a full-lit face's 180-250); that
+    over the noise below about 1 leaves no stroke to see, above about 4 a clear one (a judgment, not a fit)."""
     blur = float(np.sqrt(0.7 ** 2 + defocus ** 2 + (motion / 3) ** 2))
-    return float(np.clip((px / blur - 6.0) / 6.0, 0.0, 1.0))
+    sharp = float(np.clip((px / blur - 6.0) / 6.0, 0.0, 1.0))
+    if noise <= 0:
+        return sharp
+    return sharp * float(np.clip((90.0 * level / noise - 1.0) / 3.0, 0.0, 1.0))
 
 
-def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    seed, start, n, families, negatives, wide, moved, small = args
+def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float, float, float, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    seed, start, n, families, negatives, wide, moved, small, dim, sides = args
     rng = np.random.default_rng([seed, start])
     xs, ys, ws, ls = [], [], [], []
     for _ in range(n):
@@ -62,21 +68,27 @@ def _chunk(args: tuple[int, int, int, tuple[str, ...], bool, float, float, float
         w = bool(rng.random() < wide)
         b = bool(moved) and bool(rng.random() < moved)  # no draw when none is asked: the plain sets stay as they were
         near = bool(small) and bool(rng.random() < small)
+        extra = {}  # no draw when none is asked: the sets drawn before these options stay as they were
+        if dim or sides:
+            extra = {"dim": bool(rng.random() < dim), "sides": bool(rng.random() < sides)}
         seen: dict[str, float] = {}
-        xs.append(cube_input(cube_faces.draw_crop(rng, label, list(families), seen=seen, wide=w, moved=b, small=near)))
+        xs.append(cube_input(cube_faces.draw_crop(rng, label, list(families), seen=seen, wide=w, moved=b, small=near, **extra)))
         ys.append(label)
         ws.append(w)
-        ls.append(legibility(seen["px"], seen["defocus"], seen["motion"]))
+        ls.append(legibility(seen["px"], seen["defocus"], seen["motion"], seen["level"], seen["noise"]) if extra
+                  else legibility(seen["px"], seen["defocus"], seen["motion"]))
     return np.stack(xs), np.array(ys, np.int64), np.array(ws, bool), np.array(ls, np.float32)
 
 
 def draw_set(seed: int, n: int, families: list[str], workers: int = 2, negatives: bool = False,
-             wide: float = 0.0, moved: float = 0.0, small: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+             wide: float = 0.0, moved: float = 0.0, small: float = 0.0, dim: float = 0.0,
+             sides: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``n`` crops of ``families``, labels drawn evenly (or all 'no cube face' with ``negatives``), whether each was
     drawn with ``cube_faces.draw_crop``'s widened variety (restyled numerals, cloths, deep shadows, dim light, lens
     bend; a share ``wide`` of them; a share ``moved`` streaked by motion blur a tenth to two fifths of the
-    face's edge long; a share ``small`` seen 10-28 camera pixels across), and each one's :func:`legibility`."""
-    chunks = [(seed, s, min(500, n - s), tuple(families), negatives, wide, moved, small) for s in range(0, n, 500)]
+    face's edge long; a share ``small`` seen 10-28 camera pixels across; a share ``dim`` under a dim lamp; a share
+    ``sides`` with the cube's side faces and their numerals in view), and each one's :func:`legibility`."""
+    chunks = [(seed, s, min(500, n - s), tuple(families), negatives, wide, moved, small, dim, sides) for s in range(0, n, 500)]
     with Pool(workers) as pool:
         parts = pool.map(_chunk, chunks)
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))  # type: ignore[return-value]
@@ -147,11 +159,13 @@ def _freeze_norms(model) -> None:
 
 
 def train(seed: int, x: np.ndarray, t: np.ndarray, xv: np.ndarray, yv: np.ndarray, dev: tuple[np.ndarray, np.ndarray] | None,
-          epochs: int, start: Path | None = None, lr: float = 3e-3):
+          epochs: int, start: Path | None = None, lr: float = 3e-3, last: Path | None = None):
     """The network trained towards targets ``t`` (:func:`targets`), after its last epoch or, given ``dev`` (crops of
     the dev typefaces: never trained on, none of them held out), after the epoch that read those best; ``xv``, ``yv``
     (the training typefaces, other draws) are printed alongside; ``start``: trained on from that exported network
-    (at a lower ``lr``: a few epochs that widen what it reads rather than a network learnt anew)."""
+    (at a lower ``lr``: a few epochs that widen what it reads rather than a network learnt anew); ``last``: the
+    last epoch's network is also exported there (a continuation meant to learn a class the dev typefaces do not
+    measure may be kept for that class even when it reads them no better than where it started)."""
     import copy
 
     import torch
@@ -187,6 +201,8 @@ def train(seed: int, x: np.ndarray, t: np.ndarray, xv: np.ndarray, yv: np.ndarra
               + (f", dev typefaces {100 * on_dev:.2f}%" if dev is not None else "") + f" ({time.time() - t0:.0f} s)", flush=True)
         if on_dev > best:
             best, kept = on_dev, copy.deepcopy(model.state_dict())
+    if last is not None:
+        export(model, last)
     model.load_state_dict(kept)
     if dev is not None:
         print(f"  kept the epoch with dev typefaces {100 * best:.2f}%", flush=True)
@@ -252,8 +268,17 @@ def main() -> int:
                     "blur a tenth to two fifths of the face's edge long (cube_faces.draw_crop's moved)")
     ap.add_argument("--small", type=float, default=0.0, help="share of crops (training and negatives) whose face is seen "
                     "10-28 camera pixels across (cube_faces.draw_crop's small) rather than 11-56")
+    ap.add_argument("--more", type=int, default=0, help="draw this many crops more (a sixth 'no cube face'), with the "
+                    "shares given and --dim, --sides, kept in --more-cache, and train on them with the --cache draws; their "
+                    "faces at least half legible (train_cube.legibility, contrast too) towards their value, the rest towards "
+                    "'a cube, value unknown'")
+    ap.add_argument("--more-cache", type=Path, help="keep the --more crops in this .npz")
+    ap.add_argument("--dim", type=float, default=0.0, help="share of the --more crops under a dim lamp (cube_faces.draw_crop's dim)")
+    ap.add_argument("--sides", type=float, default=0.0, help="share of the --more crops with the cube's side faces and their "
+                    "numerals in view, the crop centred towards them (cube_faces.draw_crop's sides)")
     ap.add_argument("--workers", type=int, default=2, help="processes drawing the crops")
-    ap.add_argument("--start", type=Path, help="train on from this exported network (e.g. vision/cube_cnn.onnx) rather than anew")
+    ap.add_argument("--start", type=Path, help="train on from this exported network (e.g. vision/cube_cnn.onnx) rather than anew; "
+                    "the last epoch's network is also written beside --out (NAME_last.onnx)")
     ap.add_argument("--lr", type=float, default=3e-3, help="the learning rate's peak (lower, e.g. 1e-3, with --start)")
     ap.add_argument("--legible-above", type=float, help="train each cube face towards its value alone when it is at least this "
                     "legible (train_cube.legibility), towards 'a cube, value unknown' below (with --legible: graded instead)")
@@ -285,10 +310,28 @@ def main() -> int:
     if args.plain_only:
         x, y, lg = x[~w], y[~w], lg[~w]
     t = targets(y, (lg >= args.legible_above).astype(np.float32) if args.legible_above is not None else lg if args.legible else None)
+    if args.more:
+        if args.more_cache and args.more_cache.exists():
+            data = np.load(args.more_cache)
+            xm, ym, lm = data["x"], data["y"], data["lg"]
+        else:
+            n_neg = args.more // 6
+            xm, ym, _, lm = draw_set(args.seed + 5000, args.more - n_neg, fams, args.workers, wide=args.wide,
+                                     moved=args.moved, small=args.small, dim=args.dim, sides=args.sides)
+            xn, yn, _, ln = draw_set(args.seed + 6000, n_neg, fams, args.workers, negatives=True, wide=args.wide,
+                                     moved=args.moved, small=args.small, dim=args.dim, sides=args.sides)
+            xm, ym, lm = np.concatenate([xm, xn]), np.concatenate([ym, yn]), np.concatenate([lm, ln])
+            if args.more_cache:
+                np.savez_compressed(args.more_cache, x=xm, y=ym, lg=lm)
+        print(f"drew {len(xm)} crops more (--dim {args.dim}, --sides {args.sides}); their cube faces at least half "
+              f"legible: {100 * float((lm[ym > 0] >= 0.5).mean()):.1f}%", flush=True)
+        x, y = np.concatenate([x, xm]), np.concatenate([y, ym])
+        t = np.concatenate([t, targets(ym, (lm >= 0.5).astype(np.float32))])
     print(f"drew {len(x)} training crops ({int(w.sum()) if not args.plain_only else 0} widened) + {len(xv)} + {len(xd)} "
           f"in {time.time() - t0:.0f} s", flush=True)
-    print(f"cube faces legible (>= 0.5): {100 * float((lg[y > 0] >= 0.5).mean()):.1f}%", flush=True)
-    model = train(args.seed, x, t, xv, yv, (xd, yd) if len(xd) else None, args.epochs, args.start, args.lr)
+    print(f"cube faces legible (>= 0.5): {100 * float((lg[y[:len(lg)] > 0] >= 0.5).mean()):.1f}%", flush=True)
+    last = args.out.with_name(args.out.stem + "_last.onnx") if args.start else None
+    model = train(args.seed, x, t, xv, yv, (xd, yd) if len(xd) else None, args.epochs, args.start, args.lr, last)
     export(model, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
     if args.held_out:

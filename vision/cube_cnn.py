@@ -2,10 +2,11 @@
 
 A convolutional network over the grey crop of the cube's top face (the face's centre in the middle,
 the crop turned as the face's outline, ``CROP_SPAN`` face edges across), trained on faces drawn with
-26 typeface families, filled, bold, outlined, engraved or slanted, seen by a drawn camera at 11-56
-pixels per cube edge with defocus, motion blur, noise and JPEG (``benchmarks/train_cube.py``;
-families C059, URW Gothic, Linux Libertine, Cantarell, Caladea, Lato and OpenCV's Hershey faces held
-out). It reads a numeral at any turn; the four quarter turns of the crop are read and averaged. Runs with OpenCV's ``dnn`` from ``cube_cnn.onnx``
+21 typeface families, filled, bold, outlined, engraved or slanted, seen by a drawn camera at 10-56
+pixels per cube edge with defocus, motion blur, noise, JPEG, dim lamps and the cube's side faces (with
+their numerals) in view (``benchmarks/train_cube.py``; families C059, URW Gothic, Linux Libertine,
+Cantarell, Caladea, Lato, FreeSerif and OpenCV's Hershey faces held out, four more kept to choose among
+variants: docs/dice-and-cube.md). It reads a numeral at any turn; the four quarter turns of the crop are read and averaged. Runs with OpenCV's ``dnn`` from ``cube_cnn.onnx``
 next to this module; nothing is downloaded, torch is not needed.
 """
 
