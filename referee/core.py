@@ -130,7 +130,7 @@ class Seen:
     unsure_points: frozenset[int] = frozenset()  # dark's numbers read with low confidence
     t: float | None = None  # seconds into the footage (or since the start), when known
     hand: int | None = None  # the player from whose side a hand last reached over the board before this settled (referee.rolls)
-    taken_otherwise: tuple[int | str, ...] = ()  # places vision read surely but the referee took otherwise (see _reconciled)
+    taken_otherwise: tuple[int | str, ...] = ()  # places vision read surely empty, or not, that the referee took otherwise (_reconciled)
 
     @classmethod
     def from_reading(cls, reading: Reading, t: float | None = None) -> Seen:
@@ -616,8 +616,10 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
         board = allowed[near[0][2]][0]
         # the points read otherwise stay unsure: no foul is called on them (see _judge_seen)
         unsure = {i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b}
-        otherwise = tuple(sorted(unsure - seen.unsure_points)) + tuple(
-            f"bar-{COLOURS[c]}" for c in (0, 1) if board.bar[c] != seen.board.bar[c])
+        # ...and those read surely empty where the board taken has checkers, or the other way round, are noted:
+        # there vision saw a checker missing or extra, not a tall stack miscounted (see _snapped_look)
+        otherwise = tuple(p for p in sorted(unsure - seen.unsure_points) if 0 in (board.points[p - 1], seen.board.points[p - 1])) + tuple(
+            f"bar-{COLOURS[c]}" for c in (0, 1) if board.bar[c] != seen.board.bar[c] and 0 in (board.bar[c], seen.board.bar[c]))
         taken = replace(seen, board=board, unsure_points=seen.unsure_points | unsure, taken_otherwise=otherwise)
         return replace(ref, unsure_run=0), taken, Outcome()
     doubted = _doubt_as_last(ref, seen)
@@ -2049,7 +2051,7 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     points = _dark_points(verdict.points, player)
     hint = f" (did you mean {verdict.closest[0]}?)" if verdict.closest and ref.settings.mode is not Mode.TOURNAMENT else ""
     ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
-    doubt = sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
+    doubt = [] if _counted_by_the_rest(ref, seen) else sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
     miscount = _one_checker_from_legal(ref, seen)
     if miscount and not doubt:
         # One checker more or fewer than a legal play: a stack miscounted looks just like it.
@@ -2066,11 +2068,19 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     )
 
 
+def _counted_by_the_rest(ref: Referee, seen: Seen) -> bool:
+    """Whether the one point vision is unsure of holds what it reads all the same: every other place is read
+    surely and each side's checkers add up to what it has (none in hand, none borne off this turn), so that
+    point holds the rest, as read.  A play illegal as read is then illegal, whatever vision's doubt there."""
+    return len(seen.unsure_points) == 1 and not seen.taken_otherwise and _all_seen(ref, seen)
+
+
 def _snapped_look(player: int, verdict: Verdict, seen: Seen) -> Outcome:
     """A play taken as the legal one nearest an impossible reading (see :func:`_reconciled`) where vision read
-    surely otherwise a place the play itself moves a checker from or to: the play is recorded, since the rules
-    allow nothing nearer, but nobody saw it made so: a look is asked, not a foul called.  (A stack the play did
-    not touch, read otherwise, is a misread stack, not a doubt about the play.)"""
+    surely empty a place the play itself moves a checker to, or a checker where it moves the last one from: the
+    play is recorded, since the rules allow nothing nearer, but nobody saw it made so: a look is asked, not a
+    foul called.  (A stack read a checker short, or one the play did not touch, is vision's miscount, not a
+    doubt about the play.)"""
     if not seen.taken_otherwise or verdict.play is None:
         return Outcome()
     moved = set(_dark_points({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}, player))

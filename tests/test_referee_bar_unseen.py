@@ -106,3 +106,31 @@ def test_bar_checker_lost_from_view_as_she_moves_asks_for_a_look() -> None:
     looks = [c for c in outs[-1].calls if c.kind == "please_look"]
     assert [c.player for c in looks] == [DARK]
     assert "read 23 otherwise" in looks[0].reasons[0]
+
+
+# Bob plays 6-4 as 24/20/13, one pip too far (his 13 is Ann's 12: a stack of six becomes seven), instead of 24/20/14*
+ONE_TOO_FAR = points(p6=5, p8=3, p11=1, p12=-7, p13=4, p17=-3, p19=-5, p21=1, p24=1)
+
+
+def bob_plays_one_too_far(unsure: frozenset[int]) -> list[Outcome]:
+    ref = bob_to_hit()
+    outs = []
+    for dice in (light_dice(6, 4), ()):  # played with his dice down, then picked up
+        ref, out = observe(ref, Seen(board=Board(ONE_TOO_FAR, (0, 0)), dice=dice, cube_value=1, cube_position="centre",
+                                     unsure_points=unsure))
+        outs.append(out)
+    return outs
+
+
+def test_illegal_play_onto_the_one_stack_vision_doubts_is_called_when_the_rest_counts_it() -> None:
+    # vision is unsure of the stack of seven on 12 only; every other place is sure and each side has its 15, so
+    # the stack holds seven: the play moved 11 pips on a 6-4, an illegal play, called as such
+    outs = bob_plays_one_too_far(frozenset({12}))
+    assert stopping(outs) == [("illegal_play", LIGHT)]
+
+
+def test_illegal_play_with_two_places_in_doubt_asks_for_a_look() -> None:
+    # unsure of 12 and of 6 as well: the counts no longer fix either, so the play may be legal as played: a look
+    outs = bob_plays_one_too_far(frozenset({12, 6}))
+    assert stopping(outs) == []
+    assert [c.player for o in outs for c in o.calls if c.kind == "please_look"] == [LIGHT]
