@@ -130,7 +130,7 @@ class Seen:
     unsure_points: frozenset[int] = frozenset()  # dark's numbers read with low confidence
     t: float | None = None  # seconds into the footage (or since the start), when known
     hand: int | None = None  # the player from whose side a hand last reached over the board before this settled (referee.rolls)
-    taken_otherwise: tuple[int | str, ...] = ()  # places vision read surely empty, or not, that the referee took otherwise (_reconciled)
+    as_read: Board | None = None  # the checkers as vision read them, where the referee took them otherwise (_reconciled)
 
     @classmethod
     def from_reading(cls, reading: Reading, t: float | None = None) -> Seen:
@@ -594,7 +594,7 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     if whole:
         return replace(ref, unsure_run=0), seen, Outcome()
     # a checker missing, or thought in the mover's hand, may be one vision has been missing all along
-    mended = replace(seen, board=_mend_opponent(ref, seen.board))
+    mended = replace(seen, board=_mend_opponent(ref, seen.board), as_read=seen.board)
     still = _misread_still(ref, seen) or (_misread_still(ref, mended) if mended.board != seen.board else None)
     if still is not None:
         return replace(ref, unsure_run=0), still, Outcome()
@@ -616,11 +616,7 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
         board = allowed[near[0][2]][0]
         # the points read otherwise stay unsure: no foul is called on them (see _judge_seen)
         unsure = {i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b}
-        # ...and those read surely empty where the board taken has checkers, or the other way round, are noted:
-        # there vision saw a checker missing or extra, not a tall stack miscounted (see _snapped_look)
-        otherwise = tuple(p for p in sorted(unsure - seen.unsure_points) if 0 in (board.points[p - 1], seen.board.points[p - 1])) + tuple(
-            f"bar-{COLOURS[c]}" for c in (0, 1) if board.bar[c] != seen.board.bar[c] and 0 in (board.bar[c], seen.board.bar[c]))
-        taken = replace(seen, board=board, unsure_points=seen.unsure_points | unsure, taken_otherwise=otherwise)
+        taken = replace(seen, board=board, unsure_points=seen.unsure_points | unsure, as_read=seen.board)
         return replace(ref, unsure_run=0), taken, Outcome()
     doubted = _doubt_as_last(ref, seen)
     if doubted is not None:
@@ -655,7 +651,7 @@ def _misread_still(ref: Referee, seen: Seen) -> Seen | None:
     if (points, bar) == (seen.board.points, seen.board.bar):
         return None
     unsure = {i + 1 for i, (a, b) in enumerate(zip(points, seen.board.points)) if a != b}
-    fitted = replace(seen, board=Board(points, (bar[0], bar[1])), unsure_points=seen.unsure_points | unsure)
+    fitted = replace(seen, board=Board(points, (bar[0], bar[1])), unsure_points=seen.unsure_points | unsure, as_read=seen.as_read or seen.board)
     return fitted if _possible(ref, fitted) else None
 
 
@@ -674,7 +670,7 @@ def _doubt_as_last(ref: Referee, seen: Seen) -> Seen | None:
     if len(doubt) > START_DOUBT:
         return None
     board = Board(tuple(a if i + 1 in doubt else b for i, (a, b) in enumerate(zip(last.points, seen.board.points))), seen.board.bar)
-    taken = replace(seen, board=board, unsure_points=seen.unsure_points | doubt)
+    taken = replace(seen, board=board, unsure_points=seen.unsure_points | doubt, as_read=seen.board)
     if doubt and _possible(ref, taken):
         return taken
     # a stack read in the other side's colour where checkers moved (a point read as on the last board is
@@ -2072,7 +2068,7 @@ def _counted_by_the_rest(ref: Referee, seen: Seen) -> bool:
     """Whether the one point vision is unsure of holds what it reads all the same: every other place is read
     surely and each side's checkers add up to what it has (none in hand, none borne off this turn), so that
     point holds the rest, as read.  A play illegal as read is then illegal, whatever vision's doubt there."""
-    return len(seen.unsure_points) == 1 and not seen.taken_otherwise and _all_seen(ref, seen)
+    return len(seen.unsure_points) == 1 and seen.as_read is None and _all_seen(ref, seen)
 
 
 def _snapped_look(player: int, verdict: Verdict, seen: Seen) -> Outcome:
@@ -2081,10 +2077,15 @@ def _snapped_look(player: int, verdict: Verdict, seen: Seen) -> Outcome:
     play is recorded, since the rules allow nothing nearer, but nobody saw it made so: a look is asked, not a
     foul called.  (A stack read a checker short, or one the play did not touch, is vision's miscount, not a
     doubt about the play.)"""
-    if not seen.taken_otherwise or verdict.play is None:
+    read = seen.as_read
+    if read is None or verdict.play is None:
         return Outcome()
+    taken = seen.board
+    # where vision saw a checker missing or extra (read empty, or taken empty), not a tall stack miscounted
+    otherwise: list[int | str] = [p for p in range(1, 25) if taken.points[p - 1] != read.points[p - 1] and 0 in (taken.points[p - 1], read.points[p - 1])]
+    otherwise += [f"bar-{COLOURS[c]}" for c in (0, 1) if taken.bar[c] != read.bar[c] and 0 in (taken.bar[c], read.bar[c])]
     moved = set(_dark_points({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}, player))
-    doubt = tuple(p for p in seen.taken_otherwise if p in moved)
+    doubt = tuple(p for p in otherwise if p in moved)
     if not doubt:
         return Outcome()
     text = (f"{verdict.play} taken as played, the only legal play near what the camera saw, but it read "
