@@ -602,6 +602,9 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
         return replace(ref, unsure_run=0), seen, Outcome()
     if mended.board != seen.board and _possible(ref, mended):
         return replace(ref, unsure_run=0), mended, Outcome()
+    filled = _filled_by_the_rest(ref, seen)
+    if filled is not None:
+        return replace(ref, unsure_run=0), filled, Outcome()
     g = ref.game
     # Waiting on the players to show a roll, the game may have moved on beyond what the referee follows.
     allowed = _allowed_boards(ref) if ref.asked_board is None else []
@@ -629,6 +632,29 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     where = f" at {', '.join(map(str, wrong))}" if wrong else ""
     text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
     return ref, None, _look(g.turn, text, tuple(wrong))
+
+
+def _filled_by_the_rest(ref: Referee, seen: Seen) -> Seen | None:
+    """A reading a side's checkers short or long with one point only read unsure, every other place sure: that
+    point holds what the rest leaves (a stack vision cannot count), rather than a point read surely being
+    taken otherwise for the nearest legal play.  None unless that makes the reading whole."""
+    if len(seen.unsure_points) != 1:
+        return None
+    (point,) = seen.unsure_points
+    g = ref.game
+    viewer = _viewer(g)
+    mine, theirs = seen.board.sides(viewer)
+    short = {viewer: sum(g.position.on_roll) - sum(mine), 1 - viewer: sum(g.position.opponent) - sum(theirs)}
+    off = [c for c in (0, 1) if short[c]]
+    if len(off) != 1:
+        return None
+    sign = 1 if off[0] == DARK else -1
+    n = seen.board.points[point - 1] * sign  # the side's checkers read there (negative: the other side's)
+    if n < 0 or n + short[off[0]] < 1:
+        return None
+    points = tuple((n + short[off[0]]) * sign if i + 1 == point else v for i, v in enumerate(seen.board.points))
+    filled = replace(seen, board=Board(points, seen.board.bar))  # as read, the count vision left open filled in
+    return filled if _possible(ref, filled) and _all_seen(ref, filled) else None
 
 
 def _misread_still(ref: Referee, seen: Seen) -> Seen | None:
@@ -2065,9 +2091,10 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
 
 
 def _counted_by_the_rest(ref: Referee, seen: Seen) -> bool:
-    """Whether the one point vision is unsure of holds what it reads all the same: every other place is read
-    surely and each side's checkers add up to what it has (none in hand, none borne off this turn), so that
-    point holds the rest, as read.  A play illegal as read is then illegal, whatever vision's doubt there."""
+    """Whether the one point vision is unsure of holds what the rest leaves: every other place is read surely
+    (and taken as read) and each side's checkers add up to what it has (none in hand, none borne off this turn), so the
+    others count that point (see :func:`_filled_by_the_rest`).  A play illegal so is illegal, whatever vision's
+    doubt there."""
     return len(seen.unsure_points) == 1 and seen.as_read is None and _all_seen(ref, seen)
 
 

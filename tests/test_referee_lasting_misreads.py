@@ -1,9 +1,14 @@
-"""A checker waiting on the bar that the camera does not see (issue #43: no missed fouls).
+"""Misreadings the rest of the board settles (issue #43: no missed fouls, no false calls).
+
+A checker waiting on the bar that the camera does not see:
 
 Vision that misses a checker misses it alike on every frame while it lies still.  A place read now as it was
 read before, when the referee took it otherwise, is the same misreading: the checker is still there.  So a
 player who moves a checker on the board while one of theirs waits on the bar, unseen, is called for it (not
 taken as entering it on a point where none arrived), and the real play that follows is recorded.
+
+One stack vision is unsure of, every other place sure: each side's fifteen count it, so an illegal play onto it
+is called, not asked as a look nor taken as the legal play one point away.
 
 Every board below is written by hand, in dark's numbers (dark positive, light negative).  Dark (Ann) rolls
 into the home half, light (Bob) into the outer half.  The game: Bob opened 6-5 (24/18/13, his numbers), Ann
@@ -134,3 +139,16 @@ def test_illegal_play_with_two_places_in_doubt_asks_for_a_look() -> None:
     outs = bob_plays_one_too_far(frozenset({12, 6}))
     assert stopping(outs) == []
     assert [c.player for o in outs for c in o.calls if c.kind == "please_look"] == [LIGHT]
+
+
+def test_illegal_play_onto_a_stack_read_short_and_unsure_is_called() -> None:
+    # the stack of seven on 12 is read as six, unsure; every other place is sure.  Bob's fifteen leave seven
+    # there: the checker went to 12 (one pip too far), not to 11, which is read surely as Ann's blot
+    ref = bob_to_hit()
+    short = points(p6=5, p8=3, p11=1, p12=-6, p13=4, p17=-3, p19=-5, p21=1, p24=1)
+    outs = []
+    for dice in (light_dice(6, 4), ()):
+        ref, out = observe(ref, Seen(board=Board(short, (0, 0)), dice=dice, cube_value=1, cube_position="centre",
+                                     unsure_points=frozenset({12})))
+        outs.append(out)
+    assert stopping(outs) == [("illegal_play", LIGHT)]
