@@ -130,6 +130,7 @@ class Seen:
     unsure_points: frozenset[int] = frozenset()  # dark's numbers read with low confidence
     t: float | None = None  # seconds into the footage (or since the start), when known
     hand: int | None = None  # the player from whose side a hand last reached over the board before this settled (referee.rolls)
+    as_read: Board | None = None  # the checkers as vision read them, where the referee took them otherwise (_reconciled)
 
     @classmethod
     def from_reading(cls, reading: Reading, t: float | None = None) -> Seen:
@@ -297,6 +298,7 @@ class Referee:
     hand: int | None = None  # the player whose hand was over the board on the readings hidden since the last clear one
     called_dice: tuple[SeenDie, ...] = ()  # dice lying where a roll was called (wrong half, out of turn, a look): not called again
     last_board: Board | None = None  # the checkers of the last clear reading, as the referee took them
+    last_read: Board | None = None  # ...and as vision read them (where the two differ, a misreading: see _misread_still)
     rolls_seen: tuple[tuple[int, tuple[int, int]], ...] = ()  # (player, roll) read whole in a player's half since the last play
     dice_seen: tuple[tuple[int, int], ...] = ()  # (player, die) read in a player's half since the last play (one die is evidence too)
     stop_calls: tuple[str, ...] = ()  # the calls that stop play made since the last play (repeated, the referee may be lost)
@@ -392,11 +394,14 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     ref = replace(ref, hand=None)
     if ref.stage in (Stage.PLAYING, Stage.ILLEGAL, Stage.SEATING):
         ref, seen = _still_in_doubt(ref, seen)
+        read = seen.board
         ref, fitted, out = _reconciled(ref, seen)
         if fitted is None:
             return ref, out
         seen = fitted
-    ref = replace(ref, last_board=seen.board)
+    else:
+        read = seen.board
+    ref = replace(ref, last_board=seen.board, last_read=read)
     handler = {
         Stage.SETUP: _setup,
         Stage.PLAYING: _playing,
@@ -519,6 +524,13 @@ def _possible(ref: Referee, seen: Seen) -> bool:
     return in_hand or not any(mine[6:])
 
 
+def _all_seen(ref: Referee, seen: Seen) -> bool:
+    """Whether the reading shows every checker the game has on the board (none in hand or borne off this turn)."""
+    g = ref.game
+    mine, theirs = seen.board.sides(_viewer(g))
+    return sum(mine) == sum(g.position.on_roll) and sum(theirs) == sum(g.position.opponent)
+
+
 def _allowed_boards(ref: Referee) -> list[tuple[Board, int]]:
     """The boards the rules allow now, each with a rank (0 first: what asks for nothing unseen): after a roll,
     its legal plays (0); before one, the checkers as they stand (0) and the plays of any roll (1: a roll not
@@ -578,11 +590,21 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     opening = _opening_read_otherwise(ref, seen)
     if opening is not None:
         return replace(ref, unsure_run=0), opening, Outcome()
+    whole = _possible(ref, seen) and _all_seen(ref, seen)
+    if whole:
+        return replace(ref, unsure_run=0), seen, Outcome()
+    # a checker missing, or thought in the mover's hand, may be one vision has been missing all along
+    mended = replace(seen, board=_mend_opponent(ref, seen.board), as_read=seen.board)
+    still = _misread_still(ref, seen) or (_misread_still(ref, mended) if mended.board != seen.board else None)
+    if still is not None:
+        return replace(ref, unsure_run=0), still, Outcome()
     if _possible(ref, seen):
         return replace(ref, unsure_run=0), seen, Outcome()
-    mended = replace(seen, board=_mend_opponent(ref, seen.board))
     if mended.board != seen.board and _possible(ref, mended):
         return replace(ref, unsure_run=0), mended, Outcome()
+    filled = _filled_by_the_rest(ref, seen)
+    if filled is not None:
+        return replace(ref, unsure_run=0), filled, Outcome()
     g = ref.game
     # Waiting on the players to show a roll, the game may have moved on beyond what the referee follows.
     allowed = _allowed_boards(ref) if ref.asked_board is None else []
@@ -597,7 +619,8 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
         board = allowed[near[0][2]][0]
         # the points read otherwise stay unsure: no foul is called on them (see _judge_seen)
         unsure = {i + 1 for i, (a, b) in enumerate(zip(board.points, seen.board.points)) if a != b}
-        return replace(ref, unsure_run=0), replace(seen, board=board, unsure_points=seen.unsure_points | unsure), Outcome()
+        taken = replace(seen, board=board, unsure_points=seen.unsure_points | unsure, as_read=seen.board)
+        return replace(ref, unsure_run=0), taken, Outcome()
     doubted = _doubt_as_last(ref, seen)
     if doubted is not None:
         return replace(ref, unsure_run=0), doubted, Outcome()
@@ -609,6 +632,53 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     where = f" at {', '.join(map(str, wrong))}" if wrong else ""
     text = f"the camera cannot make sense of the checkers{where} (as read they cannot be there): please look"
     return ref, None, _look(g.turn, text, tuple(wrong))
+
+
+def _filled_by_the_rest(ref: Referee, seen: Seen) -> Seen | None:
+    """A reading a side's checkers short or long with one point only read unsure, every other place sure: that
+    point holds what the rest leaves (a stack vision cannot count), rather than a point read surely being
+    taken otherwise for the nearest legal play.  None unless that makes the reading whole."""
+    if len(seen.unsure_points) != 1:
+        return None
+    (point,) = seen.unsure_points
+    g = ref.game
+    viewer = _viewer(g)
+    mine, theirs = seen.board.sides(viewer)
+    short = {viewer: sum(g.position.on_roll) - sum(mine), 1 - viewer: sum(g.position.opponent) - sum(theirs)}
+    off = [c for c in (0, 1) if short[c]]
+    if len(off) != 1:
+        return None
+    sign = 1 if off[0] == DARK else -1
+    n = seen.board.points[point - 1] * sign  # the side's checkers read there (negative: the other side's)
+    if n < 0 or n + short[off[0]] < 1:
+        return None
+    points = tuple((n + short[off[0]]) * sign if i + 1 == point else v for i, v in enumerate(seen.board.points))
+    filled = replace(seen, board=Board(points, seen.board.bar))  # as read, the count vision left open filled in
+    return filled if _possible(ref, filled) and _all_seen(ref, filled) else None
+
+
+def _misread_still(ref: Referee, seen: Seen) -> Seen | None:
+    """An impossible reading with the misreadings of the last one still in it.  A place (a point, a side of the
+    bar) that vision reads now as it read it last, when the referee took it otherwise then, is the same
+    misreading: nothing there changed (vision misreads a checker or a stack alike on every frame while it lies
+    still; a checker waiting on the bar unseen is still waiting), so it holds what the referee took it to hold.
+    What moved is what reads otherwise, as between two readings.  Taken only when that makes the reading
+    possible; the points so taken stay unsure.  (A place a hand really emptied but that still reads the same
+    makes the reading impossible the other way, and is left to the rest of :func:`_reconciled`.)"""
+    taken, read = ref.last_board, ref.last_read
+    if taken is None or read is None or taken == read:
+        return None
+
+    def still(now: tuple[int, ...], before: tuple[int, ...], held: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(h if n == b != h else n for n, b, h in zip(now, before, held))
+
+    points = still(seen.board.points, read.points, taken.points)
+    bar = still(seen.board.bar, read.bar, taken.bar)
+    if (points, bar) == (seen.board.points, seen.board.bar):
+        return None
+    unsure = {i + 1 for i, (a, b) in enumerate(zip(points, seen.board.points)) if a != b}
+    fitted = replace(seen, board=Board(points, (bar[0], bar[1])), unsure_points=seen.unsure_points | unsure, as_read=seen.as_read or seen.board)
+    return fitted if _possible(ref, fitted) else None
 
 
 def _doubt_as_last(ref: Referee, seen: Seen) -> Seen | None:
@@ -626,7 +696,7 @@ def _doubt_as_last(ref: Referee, seen: Seen) -> Seen | None:
     if len(doubt) > START_DOUBT:
         return None
     board = Board(tuple(a if i + 1 in doubt else b for i, (a, b) in enumerate(zip(last.points, seen.board.points))), seen.board.bar)
-    taken = replace(seen, board=board, unsure_points=seen.unsure_points | doubt)
+    taken = replace(seen, board=board, unsure_points=seen.unsure_points | doubt, as_read=seen.board)
     if doubt and _possible(ref, taken):
         return taken
     # a stack read in the other side's colour where checkers moved (a point read as on the last board is
@@ -1984,7 +2054,8 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     verdict = judge(g.position, g.dice, after)
     name = ref.settings.players[player]
     if verdict.legal:
-        return _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
+        ref, out = _commit_play(ref, Move(player, verdict.play.after if verdict.play else g.position), verdict, f"{name} played {verdict.play}")
+        return ref, _merge(out, _snapped_look(player, verdict, seen))
     early = _played_then_other_moved(ref, seen)
     if early is not None:
         if _playing_their_roll(ref, early, seen):
@@ -2002,7 +2073,7 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     points = _dark_points(verdict.points, player)
     hint = f" (did you mean {verdict.closest[0]}?)" if verdict.closest and ref.settings.mode is not Mode.TOURNAMENT else ""
     ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
-    doubt = sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
+    doubt = [] if _counted_by_the_rest(ref, seen) else sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
     miscount = _one_checker_from_legal(ref, seen)
     if miscount and not doubt:
         # One checker more or fewer than a legal play: a stack miscounted looks just like it.
@@ -2017,6 +2088,36 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
         verdict=verdict,
         calls=[call],
     )
+
+
+def _counted_by_the_rest(ref: Referee, seen: Seen) -> bool:
+    """Whether the one point vision is unsure of holds what the rest leaves: every other place is read surely
+    (and taken as read) and each side's checkers add up to what it has (none in hand, none borne off this turn), so the
+    others count that point (see :func:`_filled_by_the_rest`).  A play illegal so is illegal, whatever vision's
+    doubt there."""
+    return len(seen.unsure_points) == 1 and seen.as_read is None and _all_seen(ref, seen)
+
+
+def _snapped_look(player: int, verdict: Verdict, seen: Seen) -> Outcome:
+    """A play taken as the legal one nearest an impossible reading (see :func:`_reconciled`) where vision read
+    surely empty a place the play itself moves a checker to, or a checker where it moves the last one from: the
+    play is recorded, since the rules allow nothing nearer, but nobody saw it made so: a look is asked, not a
+    foul called.  (A stack read a checker short, or one the play did not touch, is vision's miscount, not a
+    doubt about the play.)"""
+    read = seen.as_read
+    if read is None or verdict.play is None:
+        return Outcome()
+    taken = seen.board
+    # where vision saw a checker missing or extra (read empty, or taken empty), not a tall stack miscounted
+    otherwise: list[int | str] = [p for p in range(1, 25) if taken.points[p - 1] != read.points[p - 1] and 0 in (taken.points[p - 1], read.points[p - 1])]
+    otherwise += [f"bar-{COLOURS[c]}" for c in (0, 1) if taken.bar[c] != read.bar[c] and 0 in (taken.bar[c], read.bar[c])]
+    moved = set(_dark_points({h.src for h in verdict.play.hops} | {h.dst for h in verdict.play.hops}, player))
+    doubt = tuple(p for p in otherwise if p in moved)
+    if not doubt:
+        return Outcome()
+    text = (f"{verdict.play} taken as played, the only legal play near what the camera saw, but it read "
+            f"{', '.join(map(str, doubt))} otherwise: please look")
+    return _look(player, text, doubt)
 
 
 # --- a second opinion on the seating ---------------------------------------------------------

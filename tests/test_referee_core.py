@@ -218,7 +218,9 @@ def test_unsure_reading_that_no_legal_play_explains_asks_for_a_look():
     g = t.ref.game
     wrong = Board.from_position(apply_hops(g.position, [Hop(13, 8), Hop(13, 10)]), 0)
     t.see(wrong, dice_in(t.settings, 0, 5, 2))
-    t.ref, out = observe(t.ref, Seen(board=wrong, unsure_points=frozenset({10})))
+    # unsure of 10 and of 6 too: the count of the rest fixes neither (unsure of 10 alone, every other place
+    # sure and 15 a side, 10 holds its one checker and the play is called: test_referee_lasting_misreads)
+    t.ref, out = observe(t.ref, Seen(board=wrong, unsure_points=frozenset({10, 6})))
     assert [s.kind for s in out.signals] == ["look_needed"] and "please look at 10" in out.notes[0].text
     assert t.ref.stage is Stage.ILLEGAL
 
