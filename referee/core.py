@@ -525,7 +525,8 @@ def _possible(ref: Referee, seen: Seen) -> bool:
 
 
 def _all_seen(ref: Referee, seen: Seen) -> bool:
-    """Whether the reading shows every checker the game has on the board (none in hand or borne off this turn)."""
+    """Whether the reading shows every checker the game has on the board (none in hand or borne off this turn):
+    a reading so is :func:`_possible`."""
     g = ref.game
     mine, theirs = seen.board.sides(_viewer(g))
     return sum(mine) == sum(g.position.on_roll) and sum(theirs) == sum(g.position.opponent)
@@ -590,8 +591,7 @@ def _reconciled(ref: Referee, seen: Seen) -> tuple[Referee, Seen | None, Outcome
     opening = _opening_read_otherwise(ref, seen)
     if opening is not None:
         return replace(ref, unsure_run=0), opening, Outcome()
-    whole = _possible(ref, seen) and _all_seen(ref, seen)
-    if whole:
+    if _all_seen(ref, seen):  # every checker in view: possible, whatever the dice
         return replace(ref, unsure_run=0), seen, Outcome()
     # a checker missing, or thought in the mover's hand, may be one vision has been missing all along
     mended = replace(seen, board=_mend_opponent(ref, seen.board), as_read=seen.board)
@@ -654,7 +654,7 @@ def _filled_by_the_rest(ref: Referee, seen: Seen) -> Seen | None:
         return None
     points = tuple((n + short[off[0]]) * sign if i + 1 == point else v for i, v in enumerate(seen.board.points))
     filled = replace(seen, board=Board(points, seen.board.bar))  # as read, the count vision left open filled in
-    return filled if _possible(ref, filled) and _all_seen(ref, filled) else None
+    return filled if _all_seen(ref, filled) else None
 
 
 def _misread_still(ref: Referee, seen: Seen) -> Seen | None:
