@@ -60,6 +60,8 @@ def main() -> int:
     cv2.setNumThreads(1)
     cfg = ReaderConfig().detail()
     side = int(round(PATCH_EDGES * cfg.geometry.cube_edge * cfg.px_per_mm))
+    if warning := cube_faces.lacking():
+        print(f"bench_cube_faces: {warning}")
     train, held = cube_faces.cube_families()
     dev = cube_faces.cube_dev_families()[1]
     fams = {"held": held, "dev": dev, "train": train, "all": held + train}[args.families]

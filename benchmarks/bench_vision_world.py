@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import docs_section  # noqa: E402
 from benchmarks.world.cover import truth as world_truth  # noqa: E402
+from benchmarks.world.fonts import PACKAGES, missing  # noqa: E402
 from benchmarks.world.render import render  # noqa: E402
 from benchmarks.world.scene import FACTORS, Scene, random_scene  # noqa: E402
 
@@ -149,6 +150,11 @@ def main() -> int:
     args = ap.parse_args()
     if args.quick:
         args.setups, args.stills = 3, 4
+    if lacking := missing():
+        print(f"bench_vision_world: this machine lacks the fonts {', '.join(lacking)}, so a seed draws other stills "
+              f"than the documented run; install the Debian packages {' '.join(PACKAGES)}")
+        if args.write_docs:
+            return 2
     fixed = {k: v[0] for k, v in parse_kv(args.fix).items()}
     hold = {k: tuple(v) for k, v in parse_kv(args.hold_out).items()}
     tally: dict[tuple[str, str], dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))

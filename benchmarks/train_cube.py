@@ -290,6 +290,8 @@ def main() -> int:
         judge(args.judge, args.seed, args.held)
         judge(args.judge, args.seed, args.held, wide=True)
         return 0
+    if warning := cube_faces.lacking():
+        print(f"train_cube: {warning}", flush=True)
     fams, dev_fams = cube_faces.cube_dev_families() if args.dev_split else (cube_faces.cube_families()[0], [])
     print(f"training typefaces ({len(fams)}): {', '.join(fams)}\ndev (not trained on, choose the epoch): "
           f"{', '.join(dev_fams) or '-'}\nheld out: {', '.join(cube_faces.cube_families()[1])}", flush=True)

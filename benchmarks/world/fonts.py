@@ -27,6 +27,10 @@ WANTED = (
     "LiberationMono-Regular", "FreeSerif", "FreeSansBold", "FreeMono", "Carlito-Regular", "Caladea-Bold",
     "Lato-Black", "Lato-Light", "DejaVuSerif-Italic", "FreeSerifItalic",
 )
+# the Debian packages that hold WANTED: without them the world draws fewer typefaces, and its
+# seeded stills (the test split among them) are other stills
+PACKAGES = ("fonts-dejavu-core", "fonts-liberation", "fonts-freefont-ttf", "fonts-crosextra-carlito",
+            "fonts-crosextra-caladea", "fonts-lato")
 STYLES = ("fill", "outline", "engraved")
 HERSHEY = {"hershey-simplex": cv2.FONT_HERSHEY_SIMPLEX, "hershey-triplex": cv2.FONT_HERSHEY_TRIPLEX,
            "hershey-complex": cv2.FONT_HERSHEY_COMPLEX, "hershey-script": cv2.FONT_HERSHEY_SCRIPT_COMPLEX}
@@ -40,6 +44,11 @@ def font_files() -> dict[str, Path]:
             for p in sorted(d.rglob("*.ttf")):
                 found.setdefault(p.stem, p)
     return {name: found[name] for name in WANTED if name in found}
+
+
+def missing() -> list[str]:
+    """The WANTED fonts this machine lacks (install ``PACKAGES``)."""
+    return [name for name in WANTED if name not in font_files()]
 
 
 def typefaces() -> list[str]:
