@@ -3,6 +3,8 @@
     python -m benchmarks.train_points --wide --frames 1680 --plain-frames 840 --epochs 8   # the shipped weights
     nice python -m benchmarks.train_points   # the weights shipped before (seed 4, 840 plain frames, 5 epochs)
     python -m benchmarks.train_points --seed 1 --frames 40 --epochs 1   # a quick smoke run
+    python -m benchmarks.train_points --seed 43 --wide --frames 120 --plain-frames 120 --focus-frames 240 \
+        --epochs 4 --init vision/point_counts.onnx --lr 5e-4 --out ft1.onnx   # session 43's fine-tune (not shipped)
 
 Every frame is a random installation (camera turned any way, tilted up to 20°, near or far; a lamp of
 2700-5000 K or dim down to a fifth of the light, white balance off, shadows soft or hard, and in a third of
@@ -22,6 +24,9 @@ filling 40-95% of the frame (in ``SMALL_SHARE`` of frames 40-62%), dim lamps dow
 (``WIDE_DIM_GAIN``, the camera's noise up to twice in the dark), in ``WIDE_STYLE_SHARE`` of frames layers slid
 as one piece or scattered (``vision.render.WIDE_STACKING``), and short stacks more often a row of five to nine
 or one or two checkers. ``--plain-frames N`` adds N frames of the plain generator (the same seed's).
+``--focus-frames N`` adds N frames of the focused generator (``focus``: the classes the dev split's points fail on, a
+small board seen obliquely, mostly under a dim lamp, short stacks mostly one or two checkers or a row of five to
+seven). ``--init`` continues from an exported counter's weights (fine-tuning, with a smaller ``--lr``).
 
 Held out from training (and from any tuning), for ``benchmarks/bench_points.py`` to judge on:
 the stacking style ``HELD_OUT_STYLE`` and the lamp ``HELD_OUT_LAMP``.

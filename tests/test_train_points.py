@@ -4,6 +4,7 @@ is meant to: small boards seen obliquely, mostly under a dim lamp, lone checkers
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from benchmarks.train_points import TRAIN_LAMPS, random_camera, random_stacks
 
@@ -29,3 +30,19 @@ def test_focused_stacks_are_mostly_lone_checkers_and_rows_of_five_to_seven() -> 
     assert lone > 0.3 and lone > 1.5 * sum(1 <= n <= 2 for n in plain) / len(plain)
     assert rows > 0.3 and rows > 1.2 * sum(5 <= n <= 7 for n in plain) / len(plain)
     assert max(stacks) <= 15
+
+
+def test_fine_tuning_starts_from_the_shipped_counter_as_opencv_runs_it() -> None:
+    """``--init``: the shipped weights loaded into torch give what OpenCV's dnn gives for the same strips."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from benchmarks.train_points import load_onnx_weights
+    from vision.point_strips import CLASSES, MODEL_PATH, NET_SIZE, _forward, load_point_net
+
+    w, h = NET_SIZE
+    x = np.random.default_rng(7).uniform(-1.0, 2.0, (24, 3, h, w)).astype(np.float32)
+    with torch.no_grad():
+        got = torch.softmax(load_onnx_weights(MODEL_PATH).eval()(torch.from_numpy(x)), 1).numpy()
+    want = _forward(load_point_net(), x)
+    assert got.shape == (24, CLASSES)
+    assert np.abs(got - want).max() < 1e-4
