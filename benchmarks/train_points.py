@@ -3,6 +3,8 @@
     python -m benchmarks.train_points --wide --frames 1680 --plain-frames 840 --epochs 8   # the shipped weights
     nice python -m benchmarks.train_points   # the weights shipped before (seed 4, 840 plain frames, 5 epochs)
     python -m benchmarks.train_points --seed 1 --frames 40 --epochs 1   # a quick smoke run
+    python -m benchmarks.train_points --seed 43 --wide --frames 120 --plain-frames 120 --focus-frames 240 \
+        --epochs 4 --init vision/point_counts.onnx --lr 5e-4 --out ft1.onnx   # session 43's fine-tune (not shipped)
 
 Every frame is a random installation (camera turned any way, tilted up to 20°, near or far; a lamp of
 2700-5000 K or dim down to a fifth of the light, white balance off, shadows soft or hard, and in a third of
@@ -22,6 +24,9 @@ filling 40-95% of the frame (in ``SMALL_SHARE`` of frames 40-62%), dim lamps dow
 (``WIDE_DIM_GAIN``, the camera's noise up to twice in the dark), in ``WIDE_STYLE_SHARE`` of frames layers slid
 as one piece or scattered (``vision.render.WIDE_STACKING``), and short stacks more often a row of five to nine
 or one or two checkers. ``--plain-frames N`` adds N frames of the plain generator (the same seed's).
+``--focus-frames N`` adds N frames of the focused generator (``focus``: the classes the dev split's points fail on, a
+small board seen obliquely, mostly under a dim lamp, short stacks mostly one or two checkers or a row of five to
+seven). ``--init`` continues from an exported counter's weights (fine-tuning, with a smaller ``--lr``).
 
 Held out from training (and from any tuning), for ``benchmarks/bench_points.py`` to judge on:
 the stacking style ``HELD_OUT_STYLE`` and the lamp ``HELD_OUT_LAMP``.
@@ -33,6 +38,7 @@ import argparse
 import math
 import sys
 import time
+from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -68,13 +74,14 @@ TRAIN_STYLES = tuple(s for s in STACKING if s != HELD_OUT_STYLE)
 TRAIN_LAMPS = ("warm", "dim")
 
 
-def random_stacks(rng: np.random.Generator, wide: bool = False) -> tuple[int, ...]:
+def random_stacks(rng: np.random.Generator, wide: bool = False, focus: bool = False) -> tuple[int, ...]:
     """Each point empty (two in five) or 1..15 of one colour; in ``CROWDED_SHARE`` of frames a crowded
     board instead: two to eight piles of 6..15 (second and third layers, as a bear-in or a prime makes them)
     and the rest mostly empty or short. A point facing a pile past five is kept short (two such piles would
     overlap in the middle of the board). ``wide``: a short stack is more often a row of five to nine
 (a full row and a second layer, the count most often in doubt) or one or two checkers (lone checkers
-on either leather)."""
+on either leather). ``focus``: the classes the counter fails on (``--focus``): a short stack is in four of ten
+a lone checker or two and in four of ten a row of five to seven (five, and a sixth or seventh over it)."""
     pts = [0] * 24
     crowded = rng.random() < CROWDED_SHARE
     piles = set(rng.permutation(24)[:int(rng.integers(2, 9))].tolist()) if crowded else set()
@@ -86,7 +93,12 @@ on either leather)."""
             continue
         else:
             n = int(min(cap, rng.integers(1, 6 if crowded else 16)))
-            if wide and cap > 5 and rng.random() < 0.3:
+            draw = rng.random()
+            if focus and cap > 5 and draw < 0.4:
+                n = int(rng.integers(5, 8))
+            elif focus and draw < 0.8:
+                n = int(rng.integers(1, 3))
+            elif wide and cap > 5 and rng.random() < 0.3:
                 n = int(rng.integers(5, 10))
             elif wide and rng.random() < 0.15:
                 n = int(rng.integers(1, 3))
@@ -113,9 +125,15 @@ def wide_palette(rng: np.random.Generator) -> Palette:
                    table=tuple(float(v) for v in rng.uniform(0.1, 0.7) * rng.uniform(0.6, 1.2, 3)))  # type: ignore[arg-type]
 
 
-def random_camera(rng: np.random.Generator, lamps: tuple[str, ...], wide: bool = False) -> Camera:
+def random_camera(rng: np.random.Generator, lamps: tuple[str, ...], wide: bool = False, focus: bool = False) -> Camera:
     """Wider than ``vision.render.random_camera``: any turn, tilt to 20°, the board filling 45-95%
-    (``wide``: 40-95%, and in ``SMALL_SHARE`` of frames a small board, 40-62%)."""
+    (``wide``: 40-95%, and in ``SMALL_SHARE`` of frames a small board, 40-62%). ``focus``: a small board
+    (40-62%: checkers under 25 px across), seen obliquely (tilt 8-20°), under a dim lamp in
+    ``FOCUS_DIM_SHARE`` of frames."""
+    if focus:
+        cam = random_camera(rng, lamps, wide=False)
+        return replace(cam, fill=float(rng.uniform(0.40, 0.62)), tilt_deg=float(rng.uniform(8, 20)),
+                       lamp="dim" if rng.random() < FOCUS_DIM_SHARE else cam.lamp)
     if not wide:
         fill = float(rng.uniform(0.45, 0.95))
     else:
@@ -145,6 +163,7 @@ DIM_GAIN = (0.2, 0.6)  # a dim lamp's gain: from a dark room to a low lamp (the 
 WIDE_DIM_GAIN = (0.08, 0.6)  # ``wide``: down to a very dim room (drawn evenly in log), the camera's noise up to twice
 SMALL_SHARE = 0.35  # ``wide``: frames of a small board (40-62% of the frame)
 WIDE_STYLE_SHARE = 0.4  # ``wide``: frames piled slid or scattered (``vision.render.WIDE_STACKING``), else a trained style
+FOCUS_DIM_SHARE = 0.6  # ``focus``: frames under a dim lamp (the rest warm, as ``TRAIN_LAMPS``)
 NEUTRAL = (1.0, 1.0, 1.0)
 
 
@@ -252,21 +271,22 @@ def photograph_strips(rng: np.random.Generator, canvas: np.ndarray, cam: Camera,
 
 
 def render_frames(seed: int, styles: tuple[str, ...], lamps: tuple[str, ...], per_board: int = 6,
-                  wide: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                  wide: bool = False, focus: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``per_board`` frames of one random set (palette and textures): each its own camera, lamp and stacks;
     their strips (per_board * 24, h, w, 3) and the true signed counts (per_board * 24). ``wide``: the widened
-    generator (``--wide``)."""
+    generator (``--wide``); ``focus``: the widened generator on the classes it fails on (``--focus``)."""
+    wide = wide or focus
     rng = np.random.default_rng(seed)
     geo = BoardGeometry()
     pal = wide_palette(rng) if rng.random() < 0.7 else random_palette(rng)
     board = paint_board(rng, geo, pal, 2.0)
     strips, counts = [], []
     for _ in range(per_board):
-        cam = random_camera(rng, lamps, wide)
+        cam = random_camera(rng, lamps, wide, focus)
         layout = random_layout(rng)
         scene = random_scene(rng, layout, dice=rng.random() < 0.7, cube=rng.random() < 0.7)
         style = str(rng.choice(WIDE_STACKING)) if wide and rng.random() < WIDE_STYLE_SHARE else str(rng.choice(styles))
-        scene = Scene(random_stacks(rng, wide), (0, 0), layout, scene.dice, scene.cube, None, style)
+        scene = Scene(random_stacks(rng, wide, focus), (0, 0), layout, scene.dice, scene.cube, None, style)
         if rng.random() < ARM_SHARE:
             scene = with_arm(rng, scene)
         canvas = paint_scene(rng, scene, board, pal, cam, geo)
@@ -408,26 +428,26 @@ def render_frame(seed: int, styles: tuple[str, ...], lamps: tuple[str, ...]) -> 
     return strips, np.array(scene.points, np.int64), image, cam, scene
 
 
-def _render_one(args: tuple[int, tuple[str, ...], tuple[str, ...], Path | None, bool]) -> tuple[np.ndarray, np.ndarray]:
-    seed, styles, lamps, keep, wide = args
-    done = None if keep is None else keep / f"{seed}{'-wide' if wide else ''}.npz"
+def _render_one(args: tuple[int, tuple[str, ...], tuple[str, ...], Path | None, bool, bool]) -> tuple[np.ndarray, np.ndarray]:
+    seed, styles, lamps, keep, wide, focus = args
+    done = None if keep is None else keep / f"{seed}{'-focus' if focus else '-wide' if wide else ''}.npz"
     if done is not None and done.exists():
         data = np.load(done)
         return data["strips"], data["counts"]
     cv2.setNumThreads(1)
-    strips, counts = render_frames(seed, styles, lamps, wide=wide)
+    strips, counts = render_frames(seed, styles, lamps, wide=wide, focus=focus)
     if done is not None:
         np.savez(done, strips=strips, counts=counts)
     return strips, counts
 
 
 def render_set(seed: int, frames: int, styles: tuple[str, ...], lamps: tuple[str, ...], workers: int,
-               keep: Path | None = None, wide: bool = False) -> tuple[np.ndarray, np.ndarray]:
+               keep: Path | None = None, wide: bool = False, focus: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """About ``frames`` frames' strips (frames * 24, h, w, 3), six frames to a set, and their classes;
     ``keep``: a directory where each set's strips are kept as made (and reused)."""
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
-    jobs = [(seed * 1_000_003 + i, styles, lamps, keep, wide) for i in range(max(1, frames // 6))]
+    jobs = [(seed * 1_000_003 + i, styles, lamps, keep, wide, focus) for i in range(max(1, frames // 6))]
     with ProcessPoolExecutor(workers) as pool:
         done = list(pool.map(_render_one, jobs))
     strips = np.concatenate([s for s, _ in done])
@@ -436,10 +456,14 @@ def render_set(seed: int, frames: int, styles: tuple[str, ...], lamps: tuple[str
     return strips, labels
 
 
-def make_net():  # type: ignore[no-untyped-def]
+def make_net(fused: bool = False):  # type: ignore[no-untyped-def]
+    """The counter's layers; ``fused``: each convolution's batch norm folded into it (a bias), as the ONNX
+    export stores them, so that shipped weights can be loaded and trained on (:func:`load_onnx_weights`)."""
     import torch.nn as nn
 
     def block(i: int, o: int, stride: int) -> list:
+        if fused:
+            return [nn.Conv2d(i, o, 3, stride, 1, bias=True), nn.ReLU(inplace=True)]
         return [nn.Conv2d(i, o, 3, stride, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
     w, h = NET_SIZE
@@ -448,6 +472,31 @@ def make_net():  # type: ignore[no-untyped-def]
         nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * math.ceil(h / 16) * math.ceil(w / 16), 96), nn.ReLU(inplace=True),
         nn.Linear(96, CLASSES),
     )
+
+
+def load_onnx_weights(path: Path):  # type: ignore[no-untyped-def]
+    """``make_net(fused=True)`` with the weights of an exported counter (``vision/point_counts.onnx``): its
+    initialisers in the order of the layers (convolutions' weight and bias, then the two linear layers')."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    tensors = []
+    for node in model.graph.node:
+        if node.op_type in ("Conv", "Gemm"):
+            tensors += [inits[name] for name in node.input[1:]]
+    net = make_net(fused=True)
+    params = list(net.parameters())
+    if len(params) != len(tensors):
+        raise SystemExit(f"{path}: {len(tensors)} weight tensors, the counter has {len(params)}")
+    with torch.no_grad():
+        for prm, t in zip(params, tensors):
+            if t.shape != tuple(prm.shape) and t.T.shape == tuple(prm.shape):
+                t = t.T  # a Gemm stored with its weight transposed
+            prm.copy_(torch.from_numpy(np.array(t, np.float32)))
+    return net
 
 
 def augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
@@ -469,16 +518,19 @@ def augment(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
     return ((x + 1.0) * gain - 1.0 + rng.normal(0, 0.04, x.shape)).astype(np.float32)
 
 
-def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int, threads: int) -> object:
+def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int, threads: int, init: Path | None = None,
+          lr: float = 3e-3) -> object:
+    """A counter trained on strips ``x`` (``strip_input``) and classes ``y``; ``init``: continued from an exported
+    counter's weights (fine-tuning: give a smaller ``lr``)."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
-    net = make_net()
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    net = make_net() if init is None else load_onnx_weights(init)
+    opt = torch.optim.AdamW(net.parameters(), lr * 2 / 3, weight_decay=1e-4)
     steps = epochs * math.ceil(len(x) / 64)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
     for epoch in range(epochs):
         net.train()
@@ -520,14 +572,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wide", action="store_true", help="the widened generator: small boards, very dim lamps, slid and "
                     "scattered layers, more rows of five to nine and lone checkers")
     ap.add_argument("--plain-frames", type=int, default=0, help="with --wide: as many frames again of the plain generator")
+    ap.add_argument("--focus-frames", type=int, default=0, help="as many frames again of the focused generator: small "
+                    "boards seen obliquely, mostly dim, lone checkers and rows of five to seven")
+    ap.add_argument("--init", type=Path, default=None, help="continue from this exported counter's weights")
+    ap.add_argument("--lr", type=float, default=3e-3, help="the peak learning rate (one cycle)")
     args = ap.parse_args(argv)
     t0 = time.time()
     strips, labels = render_set(args.seed, args.frames, TRAIN_STYLES, TRAIN_LAMPS, args.workers, args.keep, args.wide)
     if args.wide and args.plain_frames:
         more = render_set(args.seed, args.plain_frames, TRAIN_STYLES, TRAIN_LAMPS, args.workers, args.keep, False)
         strips, labels = np.concatenate([strips, more[0]]), np.concatenate([labels, more[1]])
+    if args.focus_frames:
+        more = render_set(args.seed, args.focus_frames, TRAIN_STYLES, TRAIN_LAMPS, args.workers, args.keep, focus=True)
+        strips, labels = np.concatenate([strips, more[0]]), np.concatenate([labels, more[1]])
     print(f"rendered {args.frames} frames, {len(strips)} strips in {time.time() - t0:.0f} s", flush=True)
-    net = train(strip_input(strips), labels, args.seed, args.epochs, args.threads)
+    net = train(strip_input(strips), labels, args.seed, args.epochs, args.threads, args.init, args.lr)
     export(net, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
     return 0
