@@ -22,6 +22,9 @@ from vision.geometry import BoardGeometry
 Image = NDArray[np.uint8]
 Points = NDArray[np.float64]
 
+# what to do when the board is not found: every refusal ends with it
+AIM = "have the whole board in view and lit, or give the frame's four outer corners with --corners"
+
 
 @dataclass(frozen=True, slots=True)
 class LeatherPrior:
@@ -74,6 +77,8 @@ class BoardFinderConfig:
     # a red cloth beside the orange leather, a warm lamp that turns the olive points brown
     table_colours: int = 8  # the border's colours, clustered
     off_table_min_distance: float = 8.0  # distance (:func:`_shares_and_level`) from every table colour below which a pixel is table
+    off_table_percentile: float = 99.0  # the table's own spread: this percentile of its border pixels' distance ...
+    off_table_spread: float = 1.5  # ... times this is still table
     off_table_close: float = 0.02  # fraction of the work width: gaps in the board (its shade, grain) closed
     min_aspect: float = 1.1  # long/short side of the board (nominal 480/340)
     max_aspect: float = 2.0
@@ -143,15 +148,21 @@ def leather_mask(cfg: BoardFinderConfig, small: Image, prior: LeatherPrior | Non
 def _drop_border_regions(mask: Image) -> Image:
     """Leather-coloured regions that run off the image are not points (a green or rust table cloth):
     the points lie inside the frame, which must be wholly in view."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    return _set_regions(mask, mask, True, 0)
+
+
+def _set_regions(mask: Image, regions: Image, at_border: bool, value: int, connectivity: int = 8) -> Image:
+    """``mask`` with ``value`` set on the connected regions of ``regions`` (non-zero) that reach the image's border
+    (``at_border``) or that do not."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((regions > 0).astype(np.uint8), connectivity=connectivity)
     h, w = mask.shape
     x, y, bw, bh = (stats[:, i] for i in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
-    border = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
-    border[0] = False  # the background label
-    if not border.any():
+    chosen = ((x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)) == at_border
+    chosen[0] = False  # the background label
+    if not chosen.any():
         return mask
     out = mask.copy()
-    out[border[labels]] = 0
+    out[chosen[labels]] = value
     return out
 
 
@@ -203,26 +214,29 @@ def surface_outline(cfg: BoardFinderConfig, image: Image, prior: LeatherPrior | 
     grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(grown)
     if n < 2:
-        raise BoardNotFoundError("no board found: nothing in view looks like the leather points; have the whole board in "
-                                 "view and lit, or give the board's corners with --corners")
+        raise BoardNotFoundError(f"no board found: nothing in view looks like the leather points; {AIM}")
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     leather = (mask > 0) & (labels == best)
     if leather.sum() < cfg.min_area_frac * mask.size:
         raise BoardNotFoundError(
-            f"no board found: leather-like pixels cover only {100 * leather.sum() / mask.size:.1f}% of the image; have the "
-            "whole board in view and lit, or give the board's corners with --corners")
+            f"no board found: leather-like pixels cover only {100 * leather.sum() / mask.size:.1f}% of the image; {AIM}")
     ys, xs = np.nonzero(leather)
     hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
     dense = np.concatenate([np.linspace(hull[i], hull[(i + 1) % len(hull)], 16, endpoint=False) for i in range(len(hull))])
     return (dense + 0.5) / scale - 0.5
 
 
-def off_table_outline(cfg: BoardFinderConfig, image: Image) -> Points:
+def off_table_outline(cfg: BoardFinderConfig, image: Image, by_table: bool = False) -> Points:
     """Convex outline (image pixels) of the largest thing that is not the table: the frame's outer edge.
 
     The table's colours are sampled along the image border, which the board never reaches; a pixel is the
     board's when it lies farther from every one of them than the image's own split (Otsu) of those distances
-    puts it, so it holds for a cloth of any hue, the leather's too.
+    puts it, so it holds for a cloth of any hue, the leather's too. With ``by_table``, the split is the table's
+    own: farther than its own pixels lie from its colours (``off_table_spread`` times their
+    ``off_table_percentile``). Otsu's split follows the board's contents: a cloth of the leather's hue leaves
+    the pale field and the olive as the board, and the walnut frame, nearer the cloth than they are, falls
+    with the table; the table's own spread keeps the frame, which rings the leather. What the table cannot
+    reach from the border, inside that ring, is the board's too (:func:`_filled`).
     """
     h, w = image.shape[:2]
     scale = cfg.work_width / w
@@ -236,24 +250,34 @@ def off_table_outline(cfg: BoardFinderConfig, image: Image) -> Points:
     for colour in table:
         far = np.minimum(far, np.sqrt(((feat - colour) ** 2).sum(axis=2)))
     far8 = np.clip(far * 4, 0, 255).astype(np.uint8)
-    cut, _ = cv2.threshold(far8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if by_table:
+        own = np.sqrt(((border[:, None, :] - table[None]) ** 2).sum(axis=2)).min(axis=1)
+        cut = 4.0 * cfg.off_table_spread * float(np.percentile(own, cfg.off_table_percentile))
+    else:
+        cut, _ = cv2.threshold(far8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = ((far8 > cut) & (far >= cfg.off_table_min_distance)).astype(np.uint8) * 255
     k = max(3, int(cfg.off_table_close * cfg.work_width) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     o = max(3, int(cfg.open_frac * cfg.work_width) | 1)
     mask = _drop_border_regions(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (o, o))))
+    mask = _filled(mask)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     if n < 2:
-        raise BoardNotFoundError("no board found: nothing in view stands out from the table; have the whole board in view, "
-                                 "or give the board's corners with --corners")
+        raise BoardNotFoundError(f"no board found: nothing in view stands out from the table; {AIM}")
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     if stats[best, cv2.CC_STAT_AREA] < cfg.min_area_frac * mask.size:
-        raise BoardNotFoundError("no board found: nothing large stands out from the table; have the whole board in view, "
-                                 "or give the board's corners with --corners")
+        raise BoardNotFoundError(f"no board found: nothing large stands out from the table; {AIM}")
     ys, xs = np.nonzero(labels == best)
     hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.float32)).reshape(-1, 2).astype(np.float64)
     dense = np.concatenate([np.linspace(hull[i], hull[(i + 1) % len(hull)], 16, endpoint=False) for i in range(len(hull))])
     return (dense + 0.5) / scale - 0.5
+
+
+def _filled(mask: Image) -> Image:
+    """``mask`` with its holes filled: what the table cannot reach from the image's border without crossing the mask.
+    Leather or checkers of the table's colour (an orange cloth, or a warm lamp that makes a red one the leather's
+    hue) are holes in what stands out from the table, but the walnut frame rings them: they are the board's."""
+    return _set_regions(mask, (mask == 0).astype(np.uint8), False, 255, connectivity=4)
 
 
 def _shares_and_level(bgr: Image) -> NDArray[np.float32]:
@@ -276,7 +300,7 @@ def fit_quad(outline: Points) -> tuple[Points, float]:
             quad = approx
             break
     if quad is None:
-        raise BoardNotFoundError("the playing surface is not a quadrilateral")
+        raise BoardNotFoundError(f"no board found: the outline of what looks like the board has no four corners; {AIM}")
     quad = refine_quad(outline, quad.astype(np.float64))
     return quad, _quad_residual(outline, quad)
 
@@ -330,11 +354,12 @@ def estimate_lens(cfg: BoardFinderConfig, outline: Points, size: tuple[int, int]
         if k1 == 0.0:
             zero = (residual, lens, quad)
     if best is None:
-        raise BoardNotFoundError("no board found: the leather-like region is not a quadrilateral")
+        raise BoardNotFoundError(f"no board found: the outline of what looks like the board has no four corners; {AIM}")
     if best[1].k1 > 0 and zero is not None and best[0] > (1 - cfg.min_k1_gain) * zero[0]:
         best = zero  # not worth bending the image for
     if best[0] > cfg.max_quad_residual:
-        raise BoardNotFoundError(f"no board found: the leather-like region is not a rectangle (misfit {best[0]:.3f})")
+        raise BoardNotFoundError(f"no board found: what looks like the board is not a rectangle (its outline strays {best[0]:.0%} of "
+                                 f"its size from four straight sides: part of it hidden, or the table's colours joined to it); {AIM}")
     return best[1], best[2]
 
 
@@ -357,7 +382,9 @@ def check_aspect(cfg: BoardFinderConfig, quad: Points) -> None:
     short = (np.hypot(*(quad[2] - quad[1])) + np.hypot(*(quad[0] - quad[3]))) / 2
     aspect = long / max(short, 1.0)
     if not cfg.min_aspect <= aspect <= cfg.max_aspect:
-        raise BoardNotFoundError(f"the region found has the wrong shape for a board (aspect {aspect:.2f})")
+        raise BoardNotFoundError(f"no board found: what looks like the board is {aspect:.2f} times as long as wide, a board "
+                                 f"{cfg.min_aspect:g} to {cfg.max_aspect:g} (part of it out of view or hidden, or the table's colours "
+                                 f"joined to it); {AIM}")
 
 
 def inner_rectangle(geo: BoardGeometry) -> Points:
@@ -389,16 +416,19 @@ def board_candidates(cfg: BoardFinderConfig, image: Image, geo: BoardGeometry,
     if drop_islands or not fits:
         # the board's outer edge against the table, whatever their hues: the leather's outline may have taken in a
         # cloth of its colour, or missed points a lamp turned from the priors' hues
-        try:
-            outline = off_table_outline(cfg, image)
-            lens, quad = estimate_lens(cfg, outline, (w, h))
-            quad = order_corners(quad)
-            check_aspect(cfg, quad)
-            for prior in cfg.priors:
-                hom, score = refine_homography(cfg, image, lens, homography_from_corners(quad, geo, True), geo, prior)
-                fits.append((score, lens, hom))
-        except BoardNotFoundError as exc:
-            error = error or exc
+        for by_table in (False, True):
+            try:
+                outline = off_table_outline(cfg, image, by_table)
+                lens, quad = estimate_lens(cfg, outline, (w, h))
+                quad = order_corners(quad)
+                check_aspect(cfg, quad)
+                outer = homography_from_corners(quad, geo, True)
+                fits.append((-1.0, lens, outer))  # the frame's edge as found, whatever the leather's colours (none aligned)
+                for prior in cfg.priors:
+                    hom, score = refine_homography(cfg, image, lens, outer, geo, prior)
+                    fits.append((score, lens, hom))
+            except BoardNotFoundError as exc:
+                error = error or exc
     if not fits:
         raise error or BoardNotFoundError("no board found")
     kept: list[tuple[float, Lens, NDArray[np.float64]]] = []
@@ -491,7 +521,8 @@ def homography_from_corners(quad: Points, geo: BoardGeometry, outer: bool = Fals
     target = outer_rectangle(geo) if outer else inner_rectangle(geo)
     hom, _ = cv2.findHomography(quad.astype(np.float64), target)
     if hom is None:
-        raise BoardNotFoundError("could not fit a homography to the board's corners")
+        raise BoardNotFoundError("the board's four corners make no quadrilateral (three in a line, or two the same); give the "
+                                 "frame's four outer corners with --corners")
     return hom
 
 

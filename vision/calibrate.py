@@ -283,7 +283,8 @@ def fit_lens(cfg: CalibrationConfig, image_points: NDArray[np.float64], board_mm
         if best is None or cost < best[0]:
             best = (cost, lens, hom)
     if best is None:
-        raise StartPositionNotFoundError("cannot fit the board to the start checkers")
+        raise StartPositionNotFoundError("no board found: too few of the start checkers are seen where a board would put them "
+                                         "(four needed); set up the start position, or give the frame's four outer corners with --corners")
     return best[1], best[2], float(np.sqrt(best[0]))
 
 
@@ -340,7 +341,7 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
     Raises :class:`BoardNotFoundError` or :class:`StartPositionNotFoundError`.
     """
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
-        raise BoardNotFoundError("not a colour image of a usable size")
+        raise BoardNotFoundError("not a colour image of a usable size (a colour picture at least 64 pixels each way is needed)")
     # learnt at the finer resolution dice are read at: it is done once, and what it learns (colours, the
     # frame's tint, the points' bare look) is in mm and Lab, the same for a reader at any resolution; the
     # start position is read back as the reader will read
@@ -389,6 +390,9 @@ def calibrate(cfg: CalibrationConfig, image: Image, corners: NDArray[np.float64]
     if nearly is not None:
         return nearly[1]  # no fit read back exactly: the one that read back with the fewest points amiss
     assert failure is not None
+    if corners is not None:  # the corners were given: the advice is to check them, not to give them
+        raise type(failure)(str(failure).replace("give the frame's four outer corners with --corners",
+                                                 "check the corners given (the frame's four outer corners, in image pixels)"))
     raise failure
 
 
@@ -461,7 +465,7 @@ def _calibrate_on(cfg: CalibrationConfig, image: Image, lens: Lens, hom: NDArray
         raise StartPositionNotFoundError(
             f"the board does not read as the start position: points {list(reading.points)!r} (dark's numbers, + dark; "
             f"amiss: {amiss_text or 'checkers on the bar'}{rings_text}); set up the start position, light the board evenly, "
-            "or give the board's corners with --corners")
+            "or give the frame's four outer corners with --corners")
     # the fit is kept: the rings its bare places show, as the reader measures them
     bare = rim_strengths(rcfg, cal, to_canonical(image, maps))
     bare[np.array([[abs(n) > k for k in range(bare.shape[1])] for n in START_POINTS])] = np.nan  # under a start checker

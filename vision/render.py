@@ -136,6 +136,9 @@ class Camera:
     motion_px: float = 0.0  # a hand or the camera moving while the shutter is open: streak length (image pixels)
     motion_deg: float = 0.0  # and its direction in the image
     white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)  # the camera's BGR gains: off when not equal
+    # the camera's exposure (1: the lamp's brightest channel just fills the sensor on white); a camera metering a
+    # 2700 K bulb's scene on its green brightens it half again, and the red of the leather, copper and a red cloth clips
+    exposure: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -795,6 +798,8 @@ def photograph(rng: np.random.Generator, canvas: FloatImage, cam: Camera, pal: P
     img = table * (1 - mask[..., None]) + warped * mask[..., None]
     img *= _lamp(cam, (h, w), rng, lamp_drift)
     img *= np.asarray(cam.white_balance, np.float32)
+    if cam.exposure != 1.0:
+        img *= np.float32(cam.exposure)
     img = np.clip(img * 255, 0, 255)
     img = _barrel(img.astype(np.uint8), cam.barrel_k1).astype(np.float32)
     img = _blurred(img, cam)

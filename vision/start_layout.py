@@ -138,7 +138,7 @@ def find_layout(cfg: PatternConfig, geo: BoardGeometry, lab: Lab, ppm: float) ->
     if corners_seen < cfg.min_corner_checkers:
         raise StartPositionNotFoundError(
             f"the board does not show the start position: no checkers seen in its corners ({corners_seen} of 8 look like "
-            "checkers), where the start puts them; set up the start position, or give the board's corners with --corners")
+            "checkers), where the start puts them; set up the start position, or give the frame's four outer corners with --corners")
     # the places that tell the ends apart: more like a corner checker than like bare leather?
     checkerish = empty_distance(telling) - _distance(patches[[index[k] for k in telling]], checker_refs).min(axis=1)
     standard_has = np.array([k in occupied[False] for k in telling])
@@ -150,7 +150,7 @@ def find_layout(cfg: PatternConfig, geo: BoardGeometry, lab: Lab, ppm: float) ->
         raise StartPositionNotFoundError(
             f"the board does not show the start position: the checkers are not where it puts them ({agreement:.0%} of the "
             f"{len(telling)} places that tell the home boards' end agree, {cfg.min_agreement:.0%} needed); set up the start "
-            "position, or give the board's corners with --corners")
+            "position, or give the frame's four outer corners with --corners")
     # colour: the checkers the start gives the standard layout's light (the bottom corners and the top's middle stacks)
     r_inlay = geo.checker_diameter / 2 * cfg.inlay_radius
     groups: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
@@ -164,7 +164,7 @@ def find_layout(cfg: PatternConfig, geo: BoardGeometry, lab: Lab, ppm: float) ->
     if separation < cfg.min_separation:
         raise StartPositionNotFoundError(
             f"cannot tell dark checkers from light ones: their inlays' colours are {separation:.1f} apart in Lab "
-            f"({cfg.min_separation:g} needed); light the board more evenly, or give the board's corners with --corners")
+            f"({cfg.min_separation:g} needed); light the board more evenly, or give the frame's four outer corners with --corners")
     bottom_is_dark = is_darks(cfg, bottom_corner_colour, other)
     dark_bottom = not bottom_is_dark
     layout = Layout(dark_bottom if not mirrored else not dark_bottom, dark_bottom)
