@@ -92,7 +92,6 @@ class ReaderConfig:
     cube_ring: float = 0.25  # band around the cube's square, in cube edges, that should not look like its face
     cube_numeral_close: float = 5.0  # mm: closing that fills the numerals' ink into the cube's face
     cube_square_tolerance: float = 0.25  # the face's outline is the cube's when both sides are within this share of its edge
-    cube_stop: float = 0.8  # a numeral read this surely ends the search (other places are tried only below it)
     cube_min_score: float = 0.05  # the learned reader's probability of a numeral that makes a blob the cube
     cube_sure: float = 0.6  # a reading this sure off the playing surface needs no further look
     # a numeral read less surely is reported unread (value null), the cube's place still given: on faces drawn in the

@@ -122,12 +122,12 @@ def read_cube(cfg: ReaderConfig, cal: Calibration, image: Image, blob: WhiteBlob
     if not places:  # the face lies past the camera's image: nothing to read
         return {"value": None, "position": None, "confidence": 0.0, "xy_mm": [round(blob.centre[0], 1), round(blob.centre[1], 1)]}
     best, best_face, (px, py) = -1.0, None, places[0]
-    for p in places:  # likeliest first; a numeral read this surely is not bettered at a less likely place
+    for p in places:  # every place is read: a blob the outline cuts may be the cube's side face, whose own numeral
+        # reads surely too, with the top (the numeral that counts) seen past the outline by parallax; the top, seen
+        # square rather than squashed, reads surer
         score, value = _read_numeral(fine, patch, face, blob, p)
         if score > best:
             best, best_face, (px, py) = score, value, p
-        if best >= cfg.cube_stop:
-            break
     cx, cy = x0 + px, y0 + py
     geo = cfg.geometry
     centre = _is_centre(cfg, (cx / ppm, cy / ppm))
