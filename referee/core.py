@@ -299,6 +299,7 @@ class Referee:
     called_dice: tuple[SeenDie, ...] = ()  # dice lying where a roll was called (wrong half, out of turn, a look): not called again
     last_board: Board | None = None  # the checkers of the last clear reading, as the referee took them
     last_read: Board | None = None  # ...and as vision read them (where the two differ, a misreading: see _misread_still)
+    last_dice: tuple[SeenDie, ...] = ()  # the dice of the clear reading before this one (see _void_roll)
     rolls_seen: tuple[tuple[int, tuple[int, int]], ...] = ()  # (player, roll) read whole in a player's half since the last play
     dice_seen: tuple[tuple[int, int], ...] = ()  # (player, die) read in a player's half since the last play (one die is evidence too)
     stop_calls: tuple[str, ...] = ()  # the calls that stop play made since the last play (repeated, the referee may be lost)
@@ -410,7 +411,7 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
         Stage.OVER: _over,
     }[ref.stage]
     new, out = handler(ref, seen)
-    return _kept_track(ref, new, seen, out)
+    return _kept_track(ref, replace(new, last_dice=seen.dice), seen, out)
 
 
 def _still_in_doubt(ref: Referee, seen: Seen) -> tuple[Referee, Seen]:
@@ -1082,12 +1083,17 @@ def _void_roll(ref: Referee, mover: int, seen: Seen) -> Outcome:
     """The opponent of ``mover`` rolled with the mover's dice still down: void, called only when vision is
     sure of it (every die read surely, a whole roll of two in the opponent's right-hand half beside a die of the
     mover's in theirs, and no hand of the mover's seen throwing); a die more than a roll seen otherwise (a
-    phantom, a die read in the wrong half) asks for a look."""
+    phantom, a die read in the wrong half) asks for a look.  Where the reading before saw none of the mover's
+    dice (picked up), they lie there still only if vision missed them then: they show again as they lay, both
+    flat; one die there, or one cocked, is vision's (a phantom where the dice lay): a look."""
     names = ref.settings.players
     caller = 1 - mover
     halves = [d.half for d in seen.dice]
+    mine = ref.settings.right_half(mover)
+    theirs = [d for d in seen.dice if d.half == mine]
+    still_down = any(d.half == mine for d in ref.last_dice) or (len(theirs) == 2 and all(d.flat for d in theirs))
     sure = (all(d.sure for d in seen.dice) and halves.count(ref.settings.right_half(caller)) == 2
-            and halves.count(ref.settings.right_half(mover)) >= 1 and seen.hand != mover)
+            and halves.count(mine) >= 1 and seen.hand != mover and still_down)
     if not sure:
         return _look(caller, f"{len(seen.dice)} dice on the board, read unsurely or not as a roll beside {names[mover]}'s "
                              f"dice (the camera cannot tell whether {names[caller]} rolled early): please look")
@@ -2073,7 +2079,7 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     points = _dark_points(verdict.points, player)
     hint = f" (did you mean {verdict.closest[0]}?)" if verdict.closest and ref.settings.mode is not Mode.TOURNAMENT else ""
     ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
-    doubt = [] if _counted_by_the_rest(ref, seen) else sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
+    doubt = sorted(p for p in seen.unsure_points & {p for p in points if isinstance(p, int)} if not _counted_by_the_rest(ref, seen, p))
     miscount = _one_checker_from_legal(ref, seen)
     if miscount and not doubt:
         # One checker more or fewer than a legal play: a stack miscounted looks just like it.
@@ -2090,12 +2096,17 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     )
 
 
-def _counted_by_the_rest(ref: Referee, seen: Seen) -> bool:
-    """Whether the one point vision is unsure of holds what the rest leaves: every other place is read surely
-    (and taken as read) and each side's checkers add up to what it has (none in hand, none borne off this turn), so the
-    others count that point (see :func:`_filled_by_the_rest`).  A play illegal so is illegal, whatever vision's
-    doubt there."""
-    return len(seen.unsure_points) == 1 and seen.as_read is None and _all_seen(ref, seen)
+def _counted_by_the_rest(ref: Referee, seen: Seen, point: int) -> bool:
+    """Whether a point vision is unsure of holds what the rest leaves: each side's checkers add up to what it has
+    (none in hand, none borne off this turn; the reading taken as read), and no other point read unsure could hold
+    checkers of the same side in its stead: it is the only point read unsure, or it holds checkers of one colour
+    and every other point read unsure holds the other's.  Its side's total then counts it (see
+    :func:`_filled_by_the_rest`).  A play illegal so is illegal, whatever vision's doubt there."""
+    if seen.as_read is not None or not _all_seen(ref, seen):
+        return False
+    others = seen.unsure_points - {point}
+    n = seen.board.points[point - 1]
+    return not others or (n != 0 and all(seen.board.points[q - 1] * n < 0 for q in others))
 
 
 def _snapped_look(player: int, verdict: Verdict, seen: Seen) -> Outcome:
