@@ -131,6 +131,7 @@ class Seen:
     t: float | None = None  # seconds into the footage (or since the start), when known
     hand: int | None = None  # the player from whose side a hand last reached over the board before this settled (referee.rolls)
     as_read: Board | None = None  # the checkers as vision read them, where the referee took them otherwise (_reconciled)
+    final: bool = False  # the footage ended with the board lying as read: nothing more will be seen (see _ended)
 
     @classmethod
     def from_reading(cls, reading: Reading, t: float | None = None) -> Seen:
@@ -385,6 +386,8 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     if isinstance(seen, Press):
         return _press(ref, seen)
     seen = _lone_unread_point(seen)
+    if seen.final and not _ended(ref, seen):
+        return ref, Outcome()  # read already, and it changes nothing that the footage ended there
     if seen.occluded:
         # a hand or cup hides part of the board: wait, noting whose side it came from (who throws next)
         hand = hand_side(seen.occluded)
@@ -1837,9 +1840,25 @@ def _in_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
             ref, more = _await_roll(ref, seen)
             out = _merge(out, more)
         return ref, out
+    if seen.dice and seen.final:
+        # the footage ended with the play lying made and the dice still down: the play as it stands is the record
+        return _judge_seen(replace(ref, dice_on_board=False), replace(seen, dice=()))
     if seen.dice:
         return _roll_read_again(ref, seen), _lifted(ref, seen)  # the turn ends when the roller picks up the dice
     return _judge_seen(replace(ref, dice_on_board=False), seen)
+
+
+def _ended(ref: Referee, seen: Seen) -> bool:
+    """Whether the footage ending on this reading (``seen.final``, read already) settles anything: a play lying
+    made, legal, with the dice still down (their pickup not seen: the recording stopped first, or that reading
+    was lost).  Nothing more will be seen, so the checkers as they lie are the play (a last bear-off ends the
+    game).  An illegal play, or one not finished, is left as it stands: no call is made on a reading made only
+    because the footage ended."""
+    g = ref.game
+    if ref.stage is not Stage.PLAYING or g.phase is not Phase.MOVE or g.dice is None or not 0 < len(seen.dice) <= 2 or seen.occluded:
+        return False
+    fitted = _reconciled(ref, seen)[1]
+    return fitted is not None and judge(g.position, g.dice, _explained(ref, fitted)).legal
 
 
 def _roll_read_again(ref: Referee, seen: Seen) -> Referee:
