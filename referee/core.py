@@ -1580,8 +1580,12 @@ def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_pl
     """Both dice read after the checkers moved: the roll, unless the board is
     more than one play on.  A roller asked to show a roll the play left open
     must show it with the checkers as they were asked about, and one of the
-    rolls they fit: other dice, or checkers moved since, may be a new turn."""
-    if not one_play:
+    rolls they fit: other dice, or checkers moved since, may be a new turn.
+    The roller's own checkers standing as they stood, what reads otherwise is the opponent's side, in a way no
+    play explains (a checker read where none can have gone): that is no move of the roller's before rolling, and
+    the roll read stands."""
+    mine_stand = seen.board.sides(ref.game.turn)[0] == ref.game.position.on_roll
+    if not one_play and not mine_stand:
         text = "the checkers moved before the roll: put them back"
         return ref, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("moved_before_roll", ref.game.turn, (text,))])
     a, b = read[0].value, read[1].value
@@ -1840,12 +1844,34 @@ def _in_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
             ref, more = _await_roll(ref, seen)
             out = _merge(out, more)
         return ref, out
+    if _thrown_over_play(ref, seen):
+        # The roller's pickup went unseen and the opponent threw into the roller's half: the play stands as made,
+        # then the throw is judged as the opponent's roll (into the wrong half).
+        ref, out = _judge_seen(replace(ref, dice_on_board=False), replace(seen, dice=()))
+        if ref.stage is Stage.PLAYING and ref.game.phase is Phase.ROLL:
+            ref, more = _await_roll(ref, seen)
+            out = _merge(out, more)
+        return ref, out
     if seen.dice and seen.final:
         # the footage ended with the play lying made and the dice still down: the play as it stands is the record
         return _judge_seen(replace(ref, dice_on_board=False), replace(seen, dice=()))
     if seen.dice:
         return _roll_read_again(ref, seen), _lifted(ref, seen)  # the turn ends when the roller picks up the dice
     return _judge_seen(replace(ref, dice_on_board=False), seen)
+
+
+def _thrown_over_play(ref: Referee, seen: Seen) -> bool:
+    """Two dice in the roller's own half that are not their dice: read surely as other numbers than the roll, and
+    thrown by a hand from the opponent's side, over checkers that stand as a whole legal play of the roll.  The
+    roller picked up (unseen: that reading lost) and the opponent threw, into the wrong half.  Dice keep their
+    numbers while they lie, and the opponent's hand does not pick up the roller's dice, so it is no misread die."""
+    g = ref.game
+    if ref.plays == 0 or g.dice is None or seen.hand != 1 - g.turn or len(seen.dice) != 2 or not _rolled_by(ref, seen, g.turn):
+        return False
+    values = [d.value for d in seen.dice if d.value is not None and d.sure]
+    if len(values) != 2 or sorted(values) == sorted(g.dice):
+        return False
+    return judge(g.position, g.dice, _explained(ref, seen)).legal
 
 
 def _ended(ref: Referee, seen: Seen) -> bool:
