@@ -1582,10 +1582,12 @@ def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_pl
     must show it with the checkers as they were asked about, and one of the
     rolls they fit: other dice, or checkers moved since, may be a new turn.
     The roller's own checkers standing as they stood, what reads otherwise is the opponent's side, in a way no
-    play explains (a checker read where none can have gone): that is no move of the roller's before rolling, and
-    the roll read stands."""
-    mine_stand = seen.board.sides(ref.game.turn)[0] == ref.game.position.on_roll
-    if not one_play and not mine_stand:
+    play explains (a checker read where none can have gone): that is no move of the roller's before rolling but a
+    misreading, and the roll is judged as on the checkers as they stood (a die cocked or unsure still counts so)."""
+    if not one_play and seen.board.sides(ref.game.turn)[0] == ref.game.position.on_roll:
+        standing = Board.from_position(ref.game.position, _viewer(ref.game))
+        return _await_roll(ref, replace(seen, board=standing, as_read=seen.as_read or seen.board))
+    if not one_play:
         text = "the checkers moved before the roll: put them back"
         return ref, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("moved_before_roll", ref.game.turn, (text,))])
     a, b = read[0].value, read[1].value
