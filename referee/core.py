@@ -131,6 +131,7 @@ class Seen:
     t: float | None = None  # seconds into the footage (or since the start), when known
     hand: int | None = None  # the player from whose side a hand last reached over the board before this settled (referee.rolls)
     as_read: Board | None = None  # the checkers as vision read them, where the referee took them otherwise (_reconciled)
+    final: bool = False  # the footage ended with the board lying as read: nothing more will be seen (see _ended)
 
     @classmethod
     def from_reading(cls, reading: Reading, t: float | None = None) -> Seen:
@@ -299,6 +300,7 @@ class Referee:
     called_dice: tuple[SeenDie, ...] = ()  # dice lying where a roll was called (wrong half, out of turn, a look): not called again
     last_board: Board | None = None  # the checkers of the last clear reading, as the referee took them
     last_read: Board | None = None  # ...and as vision read them (where the two differ, a misreading: see _misread_still)
+    last_dice: tuple[SeenDie, ...] = ()  # the dice of the clear reading before this one (see _void_roll)
     rolls_seen: tuple[tuple[int, tuple[int, int]], ...] = ()  # (player, roll) read whole in a player's half since the last play
     dice_seen: tuple[tuple[int, int], ...] = ()  # (player, die) read in a player's half since the last play (one die is evidence too)
     stop_calls: tuple[str, ...] = ()  # the calls that stop play made since the last play (repeated, the referee may be lost)
@@ -384,6 +386,8 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
     if isinstance(seen, Press):
         return _press(ref, seen)
     seen = _lone_unread_point(seen)
+    if seen.final and not _ended(ref, seen):
+        return ref, Outcome()  # read already, and it changes nothing that the footage ended there
     if seen.occluded:
         # a hand or cup hides part of the board: wait, noting whose side it came from (who throws next)
         hand = hand_side(seen.occluded)
@@ -410,7 +414,7 @@ def _observe(ref: Referee, seen: Seen | Press) -> tuple[Referee, Outcome]:
         Stage.OVER: _over,
     }[ref.stage]
     new, out = handler(ref, seen)
-    return _kept_track(ref, new, seen, out)
+    return _kept_track(ref, replace(new, last_dice=seen.dice), seen, out)
 
 
 def _still_in_doubt(ref: Referee, seen: Seen) -> tuple[Referee, Seen]:
@@ -1082,12 +1086,17 @@ def _void_roll(ref: Referee, mover: int, seen: Seen) -> Outcome:
     """The opponent of ``mover`` rolled with the mover's dice still down: void, called only when vision is
     sure of it (every die read surely, a whole roll of two in the opponent's right-hand half beside a die of the
     mover's in theirs, and no hand of the mover's seen throwing); a die more than a roll seen otherwise (a
-    phantom, a die read in the wrong half) asks for a look."""
+    phantom, a die read in the wrong half) asks for a look.  Where the reading before saw none of the mover's
+    dice (picked up), they lie there still only if vision missed them then: they show again as they lay, both
+    flat; one die there, or one cocked, is vision's (a phantom where the dice lay): a look."""
     names = ref.settings.players
     caller = 1 - mover
     halves = [d.half for d in seen.dice]
+    mine = ref.settings.right_half(mover)
+    theirs = [d for d in seen.dice if d.half == mine]
+    still_down = any(d.half == mine for d in ref.last_dice) or (len(theirs) == 2 and all(d.flat for d in theirs))
     sure = (all(d.sure for d in seen.dice) and halves.count(ref.settings.right_half(caller)) == 2
-            and halves.count(ref.settings.right_half(mover)) >= 1 and seen.hand != mover)
+            and halves.count(mine) >= 1 and seen.hand != mover and still_down)
     if not sure:
         return _look(caller, f"{len(seen.dice)} dice on the board, read unsurely or not as a roll beside {names[mover]}'s "
                              f"dice (the camera cannot tell whether {names[caller]} rolled early): please look")
@@ -1571,7 +1580,13 @@ def _roll_after_play(ref: Referee, seen: Seen, read: tuple[SeenDie, ...], one_pl
     """Both dice read after the checkers moved: the roll, unless the board is
     more than one play on.  A roller asked to show a roll the play left open
     must show it with the checkers as they were asked about, and one of the
-    rolls they fit: other dice, or checkers moved since, may be a new turn."""
+    rolls they fit: other dice, or checkers moved since, may be a new turn.
+    The roller's own checkers standing as they stood, what reads otherwise is the opponent's side, in a way no
+    play explains (a checker read where none can have gone): that is no move of the roller's before rolling but a
+    misreading, and the roll is judged as on the checkers as they stood (a die cocked or unsure still counts so)."""
+    if not one_play and seen.board.sides(ref.game.turn)[0] == ref.game.position.on_roll:
+        standing = Board.from_position(ref.game.position, _viewer(ref.game))
+        return _await_roll(ref, replace(seen, board=standing, as_read=seen.as_read or seen.board))
     if not one_play:
         text = "the checkers moved before the roll: put them back"
         return ref, _say(Note(text, "warning"), signals=[Signal(SignalKind.LOOK_NEEDED, ())], calls=[Call("moved_before_roll", ref.game.turn, (text,))])
@@ -1831,9 +1846,47 @@ def _in_play(ref: Referee, seen: Seen) -> tuple[Referee, Outcome]:
             ref, more = _await_roll(ref, seen)
             out = _merge(out, more)
         return ref, out
+    if _thrown_over_play(ref, seen):
+        # The roller's pickup went unseen and the opponent threw into the roller's half: the play stands as made,
+        # then the throw is judged as the opponent's roll (into the wrong half).
+        ref, out = _judge_seen(replace(ref, dice_on_board=False), replace(seen, dice=()))
+        if ref.stage is Stage.PLAYING and ref.game.phase is Phase.ROLL:
+            ref, more = _await_roll(ref, seen)
+            out = _merge(out, more)
+        return ref, out
+    if seen.dice and seen.final:
+        # the footage ended with the play lying made and the dice still down: the play as it stands is the record
+        return _judge_seen(replace(ref, dice_on_board=False), replace(seen, dice=()))
     if seen.dice:
         return _roll_read_again(ref, seen), _lifted(ref, seen)  # the turn ends when the roller picks up the dice
     return _judge_seen(replace(ref, dice_on_board=False), seen)
+
+
+def _thrown_over_play(ref: Referee, seen: Seen) -> bool:
+    """Two dice in the roller's own half that are not their dice: read surely as other numbers than the roll, and
+    thrown by a hand from the opponent's side, over checkers that stand as a whole legal play of the roll.  The
+    roller picked up (unseen: that reading lost) and the opponent threw, into the wrong half.  Dice keep their
+    numbers while they lie, and the opponent's hand does not pick up the roller's dice, so it is no misread die."""
+    g = ref.game
+    if ref.plays == 0 or g.dice is None or seen.hand != 1 - g.turn or len(seen.dice) != 2 or not _rolled_by(ref, seen, g.turn):
+        return False
+    values = [d.value for d in seen.dice if d.value is not None and d.sure]
+    if len(values) != 2 or sorted(values) == sorted(g.dice):
+        return False
+    return judge(g.position, g.dice, _explained(ref, seen)).legal
+
+
+def _ended(ref: Referee, seen: Seen) -> bool:
+    """Whether the footage ending on this reading (``seen.final``, read already) settles anything: a play lying
+    made, legal, with the dice still down (their pickup not seen: the recording stopped first, or that reading
+    was lost).  Nothing more will be seen, so the checkers as they lie are the play (a last bear-off ends the
+    game).  An illegal play, or one not finished, is left as it stands: no call is made on a reading made only
+    because the footage ended."""
+    g = ref.game
+    if ref.stage is not Stage.PLAYING or g.phase is not Phase.MOVE or g.dice is None or not 0 < len(seen.dice) <= 2 or seen.occluded:
+        return False
+    fitted = _reconciled(ref, seen)[1]
+    return fitted is not None and judge(g.position, g.dice, _explained(ref, fitted)).legal
 
 
 def _roll_read_again(ref: Referee, seen: Seen) -> Referee:
@@ -2073,7 +2126,7 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     points = _dark_points(verdict.points, player)
     hint = f" (did you mean {verdict.closest[0]}?)" if verdict.closest and ref.settings.mode is not Mode.TOURNAMENT else ""
     ref = replace(ref, stage=Stage.ILLEGAL, illegal_after=_as_position(after), illegal_verdict=verdict)
-    doubt = [] if _counted_by_the_rest(ref, seen) else sorted(seen.unsure_points & {p for p in points if isinstance(p, int)})
+    doubt = sorted(p for p in seen.unsure_points & {p for p in points if isinstance(p, int)} if not _counted_by_the_rest(ref, seen, p))
     miscount = _one_checker_from_legal(ref, seen)
     if miscount and not doubt:
         # One checker more or fewer than a legal play: a stack miscounted looks just like it.
@@ -2090,12 +2143,17 @@ def _judge_seen(ref: Referee, seen: Seen, decided: bool = False) -> tuple[Refere
     )
 
 
-def _counted_by_the_rest(ref: Referee, seen: Seen) -> bool:
-    """Whether the one point vision is unsure of holds what the rest leaves: every other place is read surely
-    (and taken as read) and each side's checkers add up to what it has (none in hand, none borne off this turn), so the
-    others count that point (see :func:`_filled_by_the_rest`).  A play illegal so is illegal, whatever vision's
-    doubt there."""
-    return len(seen.unsure_points) == 1 and seen.as_read is None and _all_seen(ref, seen)
+def _counted_by_the_rest(ref: Referee, seen: Seen, point: int) -> bool:
+    """Whether a point vision is unsure of holds what the rest leaves: each side's checkers add up to what it has
+    (none in hand, none borne off this turn; the reading taken as read), and no other point read unsure could hold
+    checkers of the same side in its stead: it is the only point read unsure, or it holds checkers of one colour
+    and every other point read unsure holds the other's.  Its side's total then counts it (see
+    :func:`_filled_by_the_rest`).  A play illegal so is illegal, whatever vision's doubt there."""
+    if seen.as_read is not None or not _all_seen(ref, seen):
+        return False
+    others = seen.unsure_points - {point}
+    n = seen.board.points[point - 1]
+    return not others or (n != 0 and all(seen.board.points[q - 1] * n < 0 for q in others))
 
 
 def _snapped_look(player: int, verdict: Verdict, seen: Seen) -> Outcome:

@@ -27,7 +27,7 @@ from vision.reading import Reading
 
 from .core import Outcome, Press, Seen
 from .hands import HandWatch
-from .settle import SettleConfig, SettleState, settle_step, shrink
+from .settle import SettleConfig, SettleState, moved, settle_step, shrink
 
 log = logging.getLogger("bgref")
 
@@ -87,6 +87,7 @@ class FramePipeline:
         self._bare_tries = 0
         self.hands = HandWatch(settle)  # the moving frames, to tell who threw new dice
         self._dice: tuple[Any, ...] = ()  # the dice of the last settled reading
+        self._last_seen: Seen | None = None  # the last settled reading handed on
 
     def feed(self, t: float, frame: NDArray[np.uint8]) -> Outcome | None:
         """Take one frame; the outcome when it was read and refereed."""
@@ -125,10 +126,22 @@ class FramePipeline:
             self._report_once("malformed", f"a reading could not be used: {exc}")
             return None
         seen = self._with_hand(seen, small)
+        self._last_seen = seen
         outcome = self.service.handle(seen)
         if outcome.verdict is not None:
             self.stats.verdict_seconds.append(self.clock() - start)
         return outcome
+
+    def ended(self) -> Outcome | None:
+        """The footage ended.  If the board lay still as last read until its last frame, that reading is final
+        (nothing more will be seen) and goes to the referee again, so marked (:func:`referee.core._ended`);
+        if it moved since, the board's last state is not known and nothing is said."""
+        last, state = self._last_seen, self.state
+        if last is None or state.last_read is None or state.previous is None or state.previous.shape != state.last_read.shape:
+            return None
+        if moved(self.settle_cfg, state.last_read, state.previous):
+            return None
+        return self.service.handle(replace(last, final=True))
 
     def _with_hand(self, seen: Seen, small: NDArray[np.uint8]) -> Seen:
         """New dice on the board: whose hand threw them, from the frames before it settled (referee.hands)."""
@@ -241,6 +254,8 @@ def run_source(
             for t, frame in source.frames():
                 pipeline.feed(t, frame)
                 idle()
+            if not live:
+                pipeline.ended()  # a recording's end: its last settled board is final
             break
         except CameraError as exc:  # unplugged, or not there yet
             if not live:

@@ -135,8 +135,10 @@ def test_illegal_play_onto_the_one_stack_vision_doubts_is_called_when_the_rest_c
 
 
 def test_illegal_play_with_two_places_in_doubt_asks_for_a_look() -> None:
-    # unsure of 12 and of 6 as well: the counts no longer fix either, so the play may be legal as played: a look
-    outs = bob_plays_one_too_far(frozenset({12, 6}))
+    # unsure of 12 and of 19, both Bob's: his fifteen no longer fix either (a checker could be on one or the
+    # other), so the play may be legal as played: a look.  (Unsure of Ann's 6 instead, her fifteen would count 6
+    # and his count 12: see tests/test_referee_counted_per_side.py.)
+    outs = bob_plays_one_too_far(frozenset({12, 19}))
     assert stopping(outs) == []
     assert [c.player for o in outs for c in o.calls if c.kind == "please_look"] == [LIGHT]
 
