@@ -15,7 +15,6 @@ from vision.calibration import Calibration
 from vision.cocked import COCKED_PATH, die_look, load_cocked_model
 from vision.config import ReaderConfig
 from vision.cube import _is_cube
-from vision.die_face import FaceValue, read_face
 from vision.dice_find import FIND_MIN, FIND_PATH, FOUND_MAX_CONFIDENCE, light_spots, load_finder, merged
 from vision.errors import VisionError
 from vision.geometry import half_of, surface_height
@@ -174,33 +173,14 @@ def one_is_a_pip(cfg: ReaderConfig, view: Viewpoint, centre: tuple[float, float]
     return max((f for f in rivals if farther(f) or same_face(cfg, view, centre, face, f)), key=lambda f: f.margin, default=face)
 
 
-FACE_TURNS = 4  # of a board die's crop's 8 quarter turns and mirrors the face network reads (about 5 ms a die)
-# a value the pips do not fit is reported unsure, as a die only the finder found is: below the referee's "sure" (0.6)
-UNCONFIRMED_MAX_CONFIDENCE = FOUND_MAX_CONFIDENCE
-
-
-def cross_checked(read: FaceValue, pips: int | None) -> float:
-    """How sure the board is of the face network's ``read`` of a die's top when the pip layout fit on the same
-    top read ``pips`` (None: no layout fit): the value's own probability where the two agree, else at most
-    ``UNCONFIRMED_MAX_CONFIDENCE``. Two readers that fail differently (the network on faces unlike its training,
-    the fit on blurred or dim pips) rarely agree on the same wrong value."""
-    return read.sureness if read.value == pips else min(read.sureness, UNCONFIRMED_MAX_CONFIDENCE)
-
-
 def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, view: Viewpoint,
              at: tuple[float, float] | None = None) -> dict[str, Any]:
     """Value, flat or cocked, and half of the die whose light blob is ``blob`` (pips read on ``raw``, unclipped).
     ``at`` is the blob's centre in canonical mm when ``raw`` is another window than the canonical image.
 
     The network of :mod:`vision.cocked` tells flat from cocked on the die's look (``cocked``: its probability,
-    which bounds the confidence :func:`sure_of` reports). The pip layout fit locates the top: a flat die's as the
-    square face, a cocked die's as the face-sized or foreshortened rectangle that fits best (:func:`read_top_face`);
-    its read (``pips``: value or None, and confidence) tells whether the blob shows a die's face at all
-    (:func:`counts_as_die`) and cross-checks the value. The value is the face network's (:mod:`vision.die_face`,
-    the value stage ``bgref dice`` reads with too) on the square crop of that top (:func:`face_crop`), read at
-    ``FACE_TURNS`` quarter turns and mirrors; its confidence is the value's own probability
-    (:attr:`FaceValue.sureness`: low on what looks like no die's face), at most ``UNCONFIRMED_MAX_CONFIDENCE``
-    (unsure) where the pips fit another value or none (:func:`cross_checked`)."""
+    which bounds the confidence :func:`sure_of` reports). The pips read the top: a flat die's as the square
+    face, a cocked die's as the face-sized or foreshortened rectangle that fits best (:func:`read_top_face`)."""
     footprint = blob.grown or blob
     centre = blob.centre if at is None else at
     away = np.asarray(centre, np.float64) - np.asarray(view.nadir, np.float64)
@@ -219,13 +199,11 @@ def read_die(cfg: ReaderConfig, cal: Calibration, raw: Image, blob: WhiteBlob, v
         if tipped.confidence >= cfg.tipped_retry_confidence and (clean or tipped.margin >= cfg.unclean_tipped_margin):
             face, flat = tipped, False
     face = one_is_a_pip(cfg, view, centre, face, reads, away)
-    read = read_face([face_crop(cfg, raw, footprint, face.centre)], FACE_TURNS)
     return {
-        "value": read.value,
+        "value": face.value,
         "flat": bool(flat),
         "half": half_of(cfg.geometry, cal.layout, centre),
-        "confidence": round(cross_checked(read, face.value), 3),  # of the network's read, cross-checked (see sure_of for the die's as reported)
-        "pips": (face.value, round(face.confidence, 3)),  # whether pips fit a die's face there; dropped by sure_of
+        "confidence": round(face.confidence, 3),  # of its pips' read (see sure_of for the die's as reported)
         "xy_mm": [round(centre[0], 1), round(centre[1], 1)],
         "cocked": round(cocked, 3),
         "edge_px": round(seen_edge_px(cfg, cal.homography, view, centre), 1),
@@ -250,7 +228,7 @@ def sure_of(die: dict[str, Any]) -> dict[str, Any]:
     # a die only vision.dice_find found: as sure as it was that a die lies there, and never surely read
     found = min(2.0 * die["found"] - 1.0, FOUND_MAX_CONFIDENCE) if "found" in die else 1.0
     legible = FOUND_MAX_CONFIDENCE if die.get("edge_px", LEGIBLE_EDGE_PX) < LEGIBLE_EDGE_PX else 1.0
-    return {**{k: v for k, v in die.items() if k != "pips"}, "confidence": round(min(die["confidence"], sure, found, legible), 3)}
+    return {**die, "confidence": round(min(die["confidence"], sure, found, legible), 3)}
 
 
 def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, bands: list[OutlineBand],
@@ -285,7 +263,7 @@ def dice_past_outline(cfg: ReaderConfig, cal: Calibration, view: Viewpoint, band
                 die = read_die(fine.cfg, cal, window, scaled, view, at=seen.centre)
             else:
                 die = read_die(cfg, cal, band.image, blob, view, at=seen.centre)
-            if die["pips"][0] is not None and counts_as_die(cfg, clean, grey, die):  # a light patch of table has no pips
+            if die["value"] is not None and counts_as_die(cfg, clean, grey, die):  # a light patch of table has no pips
                 dice.append(die)
     return dice
 
@@ -362,7 +340,7 @@ def find_dice(cfg: ReaderConfig, cal: Calibration, look: BoardLook, raw: Image, 
         if not counts_as_die(cfg, clean, grey, narrow=blob.narrow(cfg)):
             continue
         die = read_die(cfg if fine is None else fine.cfg, cal, window, seen, view)
-        if blob.tinted and (die["pips"][0] is None or die["pips"][1] < cfg.unclean_min_confidence):
+        if blob.tinted and (die["value"] is None or die["confidence"] < cfg.unclean_min_confidence):
             continue  # only the tinted look saw it: a die shows its pips surely, grey wood or a side face does not
         if counts_as_die(cfg, clean, grey, die):
             dice.append(die)
@@ -434,7 +412,7 @@ def counts_as_die(cfg: ReaderConfig, clean: bool, grey: bool, die: dict[str, Any
     # no sure pips on a blob that is no clean square: a copper rim's highlight; on one mostly grey: rims' highlights
     # round a gap of lit walnut, or a cool lamp's glare on the walnut between two points, whose leather edges pass
     # for a 6's columns
-    unsure = die["pips"][0] is None or die["pips"][1] < cfg.unclean_min_confidence
+    unsure = die["value"] is None or die["confidence"] < cfg.unclean_min_confidence
     return not (unsure and (grey or not clean))
 
 

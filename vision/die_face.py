@@ -1,15 +1,14 @@
-"""A die's value from its top face: the value stage both dice readers share.
+"""A die's value from its top face: the value stage meant for both dice readers.
 
 Input: crops of one die's top face, each an upright square (the face filling 0.7 to 1.0 of it, any size,
-BGR); ``bgref dice`` (:func:`vision.dice.read_dice`) cuts them from a free photo round the face it found, the
-board reader (:func:`vision.dice_board.read_die`) cuts one round the top face it located in a die's footprint.
+BGR); ``bgref dice`` (:func:`vision.dice.read_dice`) cuts them from a free photo round the face it found.
 Output: a :class:`FaceValue`, the convolutional face reader's (:mod:`vision.dice_cnn`) probabilities of
 "no die's face" and of each value, averaged over the crops and their quarter turns and mirrors.
 
-Both paths read their dice's values with it and with nothing else (the board only lowers its sureness where
-the pip layout fit reads another value: :func:`vision.dice_board.cross_checked`): the network was fitted on
-real photos of dice and on the project's own renders of dice as the board's camera sees them
-(docs/dice-and-cube.md, "One value stage, and which reader it holds").
+The board reader (:func:`vision.dice_board.read_die`) does not call it yet: the shipped network, fitted on
+photos of large dice, reads the board camera's small dice worse than the board's pip fit does
+(docs/dice-and-cube.md, "One value stage, and which reader it holds"); it will once a network trained
+with the board's dice too (``bench_dice_cnn_train.py --seen``) reads them at least as well.
 """
 
 from __future__ import annotations
