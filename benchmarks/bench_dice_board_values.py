@@ -111,6 +111,7 @@ def main() -> int:
     sc = sub.add_parser("score")
     sc.add_argument("records", type=Path, nargs="+")
     sc.add_argument("--cnn", type=Path, nargs="*", default=[], help="face network files (vision/dice_cnn.json's format) besides the shipped one")
+    sc.add_argument("--cross-check", action="store_true", help="also each network with the pip fit as a cross-check (unsure where they differ)")
     sc.add_argument("--turns", type=int, default=4, help="of the 8 quarter turns and mirrors, those each crop is read at")
     args = ap.parse_args()
     if args.command == "record":
@@ -125,7 +126,10 @@ def main() -> int:
     readers: dict[str, list[tuple[int | None, float]]] = {"pip fit": [(d["_pips"][0], d["_pips"][1] if d["_pips"][0] is not None else 0.0) for d in dice]}
     for f in [CNN_PATH, *args.cnn]:
         probs = ConvFaceModel.from_json(json.loads(f.read_text())).read_groups([[d["_crop"]] for d in dice], args.turns) if dice else np.zeros((0, 7))
-        readers[f.name if f == CNN_PATH else str(f)] = [(int(np.argmax(p[1:])) + 1, float(np.max(p[1:]))) for p in probs]
+        name = f.name if f == CNN_PATH else str(f)
+        readers[name] = [(int(np.argmax(p[1:])) + 1, float(np.max(p[1:]))) for p in probs]
+        if args.cross_check:  # the network's value, as sure as it is only where the pip fit reads the same
+            readers[name + " (pips agree)"] = [(v, c if v == d["_pips"][0] else min(c, 0.5)) for (v, c), d in zip(readers[name], dice)]
     print(f"{len(rows)} stills, {len(dice)} dice found; networks read at {args.turns} turns")
     for name, values in readers.items():
         t = tally(rows, values)

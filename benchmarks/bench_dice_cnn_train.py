@@ -110,12 +110,12 @@ def rendered_patch(rng: np.random.Generator, value: int) -> np.ndarray:
     return cv2.resize(img, (PATCH, PATCH), interpolation=cv2.INTER_LINEAR if n < PATCH else cv2.INTER_AREA)
 
 
-def seen_patch(rng: np.random.Generator, value: int) -> np.ndarray:
-    """A white or ivory die painted by the renderer as the board's camera sees it, upright, as a patch: 13 to 30
-    camera pixels an edge (a board filling 40-95% of a 1280x720 frame), a lamp's light falling across it,
-    defocused or moved, noisy and JPEG-compressed at that size, then resampled up as the board reader's
-    face windows are."""
-    ppm = float(rng.uniform(0.8, 1.9))
+def seen_patch(rng: np.random.Generator, value: int, smallest: float = 0.8) -> np.ndarray:
+    """A white or ivory die painted by the renderer as the board's camera sees it, upright, as a patch:
+    ``16 * smallest`` (13 by default) to 30 camera pixels an edge (a board filling 40-95% of a 1280x720 frame),
+    a lamp's light falling across it, defocused or moved, noisy and JPEG-compressed at that size, then resampled
+    up as the board reader's face windows are."""
+    ppm = float(rng.uniform(smallest, 1.9))
     n = int(round(PATCH / SIDE * 16 * ppm)) + 4
     canvas = np.empty((n, n, 3), np.float32)
     canvas[:] = rng.uniform(0.08, 0.6, 3)
@@ -258,9 +258,20 @@ def batch_inputs(rng, pool: list[np.ndarray], idx: np.ndarray, hard: float, chan
     return np.stack([cnn_input(augment(rng, pool[i], hard=hard))[..., :channels] for i in idx])
 
 
+def start_params(args, rng: np.random.Generator) -> tuple[dict[str, np.ndarray], list[int]]:
+    """The weights a network starts from, and the channels of ``cnn_input`` it reads: drawn afresh, or, with
+    ``--init``, that model file's network for the held-out fold (``--fold`` with ``--folds``, else its first)."""
+    if not getattr(args, "init", None):
+        return init_params(rng, tuple(args.widths), args.dense, args.channels), list(range(args.channels))
+    members = ConvFaceModel.from_json(json.loads(args.init.read_text())).members
+    p = {k: v.astype(np.float32).copy() for k, v in members[args.fold if args.folds else 0].items()}
+    inputs = p.pop("inputs").astype(int).tolist() if "inputs" in p else list(range(p["c1_w"].shape[0] // 9))
+    return p, inputs
+
+
 def train(pool: list[np.ndarray], y: np.ndarray, w: np.ndarray, args, seed: int) -> ConvFaceModel:
     rng = np.random.default_rng(seed)
-    p = init_params(rng, tuple(args.widths), args.dense, args.channels)
+    p, inputs = start_params(args, rng)
     m = {k: np.zeros_like(v) for k, v in p.items()}
     v2 = {k: np.zeros_like(v) for k, v in p.items()}
     prob = w / w.sum()
@@ -271,7 +282,7 @@ def train(pool: list[np.ndarray], y: np.ndarray, w: np.ndarray, args, seed: int)
         t0, losses = time.perf_counter(), []
         for _ in range(steps_per_epoch):
             idx = rng.choice(len(y), args.batch, p=prob)
-            x = batch_inputs(rng, pool, idx, args.hard, args.channels)
+            x = np.ascontiguousarray(batch_inputs(rng, pool, idx, args.hard, max(inputs) + 1)[..., inputs])
             loss, grads = loss_and_grads(p, x, y[idx], np.ones(len(idx), np.float32), rng, args.dropout)
             losses.append(loss)
             step += 1
@@ -282,7 +293,10 @@ def train(pool: list[np.ndarray], y: np.ndarray, w: np.ndarray, args, seed: int)
                 mh, vh = m[k] / (1 - 0.9 ** step), v2[k] / (1 - 0.999 ** step)
                 p[k] -= (lr * (mh / (np.sqrt(vh) + 1e-8) + args.decay * p[k])).astype(np.float32)
         print(f"epoch {epoch + 1}/{args.epochs}: loss {np.mean(losses):.4f} ({time.perf_counter() - t0:.0f} s)", flush=True)
-    return ConvFaceModel(({k: v.astype(np.float32) for k, v in p.items()},))
+    out = {k: v.astype(np.float32) for k, v in p.items()}
+    if inputs != list(range(len(inputs))):
+        out["inputs"] = np.array(inputs, np.float32)
+    return ConvFaceModel((out,))
 
 
 def training_pool(data: dict[str, np.ndarray], photos: set[int], args, rng) -> tuple[list, np.ndarray, np.ndarray]:
@@ -315,7 +329,7 @@ def training_pool(data: dict[str, np.ndarray], photos: set[int], args, rng) -> t
     seen = np.random.default_rng(getattr(args, "seen_seed", 41))  # its own draws: the pools fitted before stay as they were
     for i in range(getattr(args, "seen", 0)):
         v = 1 + i % 6
-        pool.append(seen_patch(seen, v))
+        pool.append(seen_patch(seen, v, getattr(args, "seen_smallest", 0.8)))
         ys.append(v)
         ws.append(args.seen_weight)
     return pool, np.array(ys), np.array(ws, np.float64)
@@ -373,6 +387,7 @@ def training_args(ap: argparse.ArgumentParser, hard: float) -> None:
     ap.add_argument("--seen", type=int, default=0, help="rendered dice as the board's camera sees them (small, blurred: seen_patch) added")
     ap.add_argument("--seen-weight", type=float, default=1.0)
     ap.add_argument("--seen-seed", type=int, default=41)
+    ap.add_argument("--seen-smallest", type=float, default=0.8, help="camera pixels per mm of the smallest --seen die (16 mm an edge)")
 
 
 def load_patches(dataset: Path, cache: Path | None) -> tuple[list[dict], dict[str, np.ndarray]]:
@@ -394,6 +409,8 @@ def main() -> int:
     ap.add_argument("--seeds", type=int, nargs="+", default=[11, 12, 13], help="one network per seed; their probabilities are averaged")
     ap.add_argument("--out", type=Path, help=f"default {CNN_PATH}; with --val only if given")
     ap.add_argument("--merge", type=Path, nargs="+", help="only join the networks of these model files into --out")
+    ap.add_argument("--init", type=Path, help="continue this model file's network (its --fold-th with --folds, else its first) instead of"
+                    " drawing one: its channels, widths and dense size are kept")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if args.merge:
