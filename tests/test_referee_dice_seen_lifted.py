@@ -5,33 +5,9 @@ dice still down.  The roll before the pickup (``roll_before_pickup``) stops play
 lying; else a look.  Written by hand from the rules ("a turn is completed when the player picks up his dice") and
 the physical picture."""
 
-from engine.board import Board
-from engine.game import Phase, Rules
-from referee.core import Seen, SeenDie, Settings, observe, start
-
-SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"))
-DARK, LIGHT = SETTINGS.right_half(0), SETTINGS.right_half(1)
-
-# dark's numbers, dark positive: the start position (dark on 6, 8, 13, 24; light on 1, 12, 17, 19)
-START = {6: 5, 8: 3, 13: 5, 24: 2, 1: -2, 12: -5, 17: -3, 19: -5}
-PLAYED = {**START, 13: 3, 8: 4, 11: 1}  # dark's opening 5-2: 13/8 13/11
-DARK_DICE = (SeenDie(5, True, DARK, 0.99), SeenDie(2, True, DARK, 0.99))
-
-
-def board(points: dict[int, int]) -> Board:
-    return Board(tuple(points.get(i, 0) for i in range(1, 25)), (0, 0))
-
-
-def dark_played(picked_up: bool = True):
-    """Dark won the opening 5-2 and played 13/8 13/11 with the dice down; ``picked_up``: then lifted them, light to roll."""
-    ref = start(SETTINGS)
-    ref, _ = observe(ref, Seen(board=board(START)))
-    ref, _ = observe(ref, Seen(board=board(START), dice=(SeenDie(5, True, DARK, 0.99), SeenDie(2, True, LIGHT, 0.99))))
-    ref, _ = observe(ref, Seen(board=board(PLAYED), dice=DARK_DICE))
-    if picked_up:
-        ref, _ = observe(ref, Seen(board=board(PLAYED)))  # every die picked up: the turn is over
-        assert ref.game.turn == 1 and ref.game.phase is Phase.ROLL
-    return ref
+from engine.game import Phase
+from opening_scene import DARK, DARK_DICE, LIGHT, PLAYED, board, dark_played
+from referee.core import Seen, SeenDie, observe
 
 
 def test_a_die_read_in_the_half_of_dice_seen_picked_up_is_no_roll_before_pickup():

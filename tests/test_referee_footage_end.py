@@ -5,35 +5,18 @@ last reading is not known, so nothing is taken from it.  Written by hand from th
 
 import numpy as np
 
-from engine.board import Board
-from engine.game import Phase, Rules
-from referee.core import Outcome, Seen, SeenDie, Settings, observe, start
+from engine.game import Phase
+from opening_scene import DARK, DARK_DICE, PLAYED, START, board, dark_to_play
+from referee.core import Outcome, Seen, observe
 from referee.pipeline import FramePipeline, run_source
 from vision.reading import Reading
 
-SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"))
-DARK, LIGHT = SETTINGS.right_half(0), SETTINGS.right_half(1)
-START = {6: 5, 8: 3, 13: 5, 24: 2, 1: -2, 12: -5, 17: -3, 19: -5}
-PLAYED = {**START, 13: 3, 8: 4, 11: 1}  # dark's opening 5-2 played 13/8 13/11
 TOO_FAR = {**START, 13: 3, 8: 4, 10: 1}  # 13/8 13/10: the 2 moved three pips
-DICE = (SeenDie(5, True, DARK, 0.99), SeenDie(2, True, DARK, 0.99))
-
-
-def board(points: dict[int, int]) -> Board:
-    return Board(tuple(points.get(i, 0) for i in range(1, 25)), (0, 0))
-
-
-def dark_to_play():
-    ref = start(SETTINGS)
-    ref, _ = observe(ref, Seen(board=board(START)))
-    ref, _ = observe(ref, Seen(board=board(START), dice=(SeenDie(5, True, DARK, 0.99), SeenDie(2, True, LIGHT, 0.99))))
-    assert ref.game.phase is Phase.MOVE and ref.game.turn == 0
-    return ref
 
 
 def test_a_legal_play_lying_made_with_the_dice_down_is_recorded_when_the_footage_ends():
     ref = dark_to_play()
-    last = Seen(board=board(PLAYED), dice=DICE)
+    last = Seen(board=board(PLAYED), dice=DARK_DICE)
     ref, out = observe(ref, last)
     assert not out.events  # the turn is not over while the dice lie
     ref, out = observe(ref, Seen(board=last.board, dice=last.dice, final=True))
@@ -43,7 +26,7 @@ def test_a_legal_play_lying_made_with_the_dice_down_is_recorded_when_the_footage
 
 def test_an_illegal_play_lying_when_the_footage_ends_is_left_uncalled_and_unrecorded():
     ref = dark_to_play()
-    last = Seen(board=board(TOO_FAR), dice=DICE)
+    last = Seen(board=board(TOO_FAR), dice=DARK_DICE)
     ref, _ = observe(ref, last)
     ref, out = observe(ref, Seen(board=last.board, dice=last.dice, final=True))
     assert out.events == () and out.calls == ()
@@ -52,7 +35,7 @@ def test_an_illegal_play_lying_when_the_footage_ends_is_left_uncalled_and_unreco
 
 def test_the_end_of_footage_adds_nothing_once_the_play_was_judged():
     ref = dark_to_play()
-    ref, _ = observe(ref, Seen(board=board(PLAYED), dice=DICE))
+    ref, _ = observe(ref, Seen(board=board(PLAYED), dice=DARK_DICE))
     ref, out = observe(ref, Seen(board=board(PLAYED)))  # picked up: judged
     assert [type(e).__name__ for e in out.events] == ["Move"]
     ref, out = observe(ref, Seen(board=board(PLAYED), final=True))

@@ -4,28 +4,10 @@ put them (a checker read backwards of where it stood): that is no move of the ro
 and filled by the rest, with a phantom checker, made a false call.)  Written by hand from the rules (checkers only
 move forward, and before the roll nothing of the roller's moves) and the physical picture."""
 
-from engine.board import Board
-from engine.game import Phase, Rules
-from referee.core import Seen, SeenDie, Settings, observe, start
-
-SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"))
-DARK, LIGHT = SETTINGS.right_half(0), SETTINGS.right_half(1)
-START = {6: 5, 8: 3, 13: 5, 24: 2, 1: -2, 12: -5, 17: -3, 19: -5}
-PLAYED = {**START, 13: 3, 8: 4, 11: 1}  # dark's opening 5-2: 13/8 13/11
-
-
-def board(points: dict[int, int]) -> Board:
-    return Board(tuple(points.get(i, 0) for i in range(1, 25)), (0, 0))
-
-
-def light_to_roll():
-    ref = start(SETTINGS)
-    ref, _ = observe(ref, Seen(board=board(START)))
-    ref, _ = observe(ref, Seen(board=board(START), dice=(SeenDie(5, True, DARK, 0.99), SeenDie(2, True, LIGHT, 0.99))))
-    ref, _ = observe(ref, Seen(board=board(PLAYED), dice=(SeenDie(5, True, DARK, 0.99), SeenDie(2, True, DARK, 0.99))))
-    ref, _ = observe(ref, Seen(board=board(PLAYED)))
-    assert ref.game.turn == 1 and ref.game.phase is Phase.ROLL
-    return ref
+from engine.game import Phase
+from opening_scene import LIGHT, PLAYED, board
+from opening_scene import dark_played as light_to_roll
+from referee.core import Seen, SeenDie, observe
 
 
 def test_the_opponents_checker_read_backwards_is_no_move_of_the_roller_before_rolling():

@@ -3,29 +3,17 @@ surely, thrown by a hand from the opponent's side, over a whole legal play.  The
 is the opponent's roll into the wrong half, called; not taken for the roller's dice still lying.  Written by hand
 from the rules (dice keep their numbers while they lie; a turn ends when its dice are picked up) and the picture."""
 
-from engine.board import Board
-from engine.game import Phase, Rules
-from referee.core import Seen, SeenDie, Settings, observe, start
+from engine.game import Phase
+from opening_scene import LIGHT, PLAYED, board, dark_played
+from referee.core import Seen, SeenDie, observe
 
-SETTINGS = Settings(rules=Rules(match_length=3), players=("Ann", "Bob"))
-DARK, LIGHT = SETTINGS.right_half(0), SETTINGS.right_half(1)
-START = {6: 5, 8: 3, 13: 5, 24: 2, 1: -2, 12: -5, 17: -3, 19: -5}
-PLAYED = {**START, 13: 3, 8: 4, 11: 1}  # dark's opening 5-2: 13/8 13/11
 # light's 6-4 in light's numbers 24/18 24/20 is, in dark's numbers, 1/7 1/5
 LIGHT_PLAYED = {**PLAYED, 1: 0, 7: -1, 5: -1}
 
 
-def board(points: dict[int, int]) -> Board:
-    return Board(tuple(points.get(i, 0) for i in range(1, 25)), (0, 0))
-
-
 def light_played_6_4():
     """Dark opened 5-2 and played; light rolled 6-4 into light's half and played it, the dice still down."""
-    ref = start(SETTINGS)
-    ref, _ = observe(ref, Seen(board=board(START)))
-    ref, _ = observe(ref, Seen(board=board(START), dice=(SeenDie(5, True, DARK, 0.99), SeenDie(2, True, LIGHT, 0.99))))
-    ref, _ = observe(ref, Seen(board=board(PLAYED), dice=(SeenDie(5, True, DARK, 0.99), SeenDie(2, True, DARK, 0.99))))
-    ref, _ = observe(ref, Seen(board=board(PLAYED)))
+    ref = dark_played()
     light_dice = (SeenDie(6, True, LIGHT, 0.99), SeenDie(4, True, LIGHT, 0.99))
     ref, _ = observe(ref, Seen(board=board(PLAYED), dice=light_dice, hand=1))
     ref, _ = observe(ref, Seen(board=board(LIGHT_PLAYED), dice=light_dice))
